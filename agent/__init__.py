@@ -1,0 +1,1 @@
+"""The web policy and trajectory selection."""

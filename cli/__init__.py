@@ -1,0 +1,1 @@
+"""The `videodemo` command line: one entry with subcommands, plus `process-videos`."""

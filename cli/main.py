@@ -1,0 +1,97 @@
+"""Entry points: `videodemo <command>` and `process-videos`.
+
+Each package registers its own subcommands (a `register(subparsers, common)`
+function in its `cli` module) so that this file only wires them together and
+handles what every command shares: `--config`, `--set`, and turning a
+`UserError` into one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from typing import Callable, Sequence
+
+from cli.errors import UserError
+
+# Order = order in `--help`. Handlers import their heavy dependencies lazily.
+COMMAND_MODULES = [
+    "tasks.cli",
+    "processing.cli",
+    "retrieval.cli",
+    "evaluation.cli",
+    "cli.demo",
+    "cli.settings_cli",
+]
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def common_options() -> argparse.ArgumentParser:
+    """Options accepted before or after any subcommand."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--config", default=argparse.SUPPRESS, metavar="FILE", help="YAML settings file (sections as in settings/schema.py)"
+    )
+    common.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=argparse.SUPPRESS,
+        metavar="KEY=VALUE",
+        help="override one setting, e.g. --set processing.sample_fps=1 (repeatable)",
+    )
+    common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug logging")
+    return common
+
+
+def build_parser(prog: str = "videodemo") -> argparse.ArgumentParser:
+    common = common_options()
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        parents=[common],
+        description="Web agents that learn from video tutorials at inference time: process tutorials into "
+        "objective-tagged trajectories, run the agent on VideoWebArena-format tasks, score and report.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(subparsers, common)
+    return parser
+
+
+def load_settings_from_args(args: argparse.Namespace):
+    from settings import load_settings
+
+    return load_settings(getattr(args, "config", None), getattr(args, "overrides", None))
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "videodemo") -> int:
+    parser = build_parser(prog)
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    logging.basicConfig(
+        level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except UserError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted; finished work is kept and a re-run resumes from it", file=sys.stderr)
+        return 130
+
+
+def process_videos_main(argv: Sequence[str] | None = None) -> int:
+    """`process-videos ...` is `videodemo process-videos ...`."""
+    return main(["process-videos", *(sys.argv[1:] if argv is None else argv)], prog="videodemo")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

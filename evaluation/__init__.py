@@ -1,0 +1,1 @@
+"""Browser environment, evaluators, task runner and reports."""

