@@ -27,6 +27,27 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     reset.add_argument("--token", help="reset token (default: the sandbox.reset_token setting)")
     reset.set_defaults(handler=_reset)
 
+    register_tasks(subparsers, common)
+
+
+def register_tasks(subparsers, common: argparse.ArgumentParser) -> None:
+    from tasks.filters import KINDS
+    from tasks.placeholders import KNOWN_SITES
+
+    tasks = subparsers.add_parser("tasks", parents=[common], help="task configs in the VideoWA/WebArena format")
+    sub = tasks.add_subparsers(dest="tasks_command", metavar="ACTION", required=True)
+
+    listing = sub.add_parser(
+        "list", parents=[common], help="counts by site, kind, video and eval type, and the configs' problems"
+    )
+    listing.add_argument(
+        "path", nargs="?", help="a JSON config file or a folder of them (default: the bundled sandbox tasks)"
+    )
+    listing.add_argument("--site", choices=KNOWN_SITES, help="only tasks on this site")
+    listing.add_argument("--kind", choices=KINDS, help="only skill-retention or factual-retention tasks")
+    listing.add_argument("--json", action="store_true", help="print the counts and problems as JSON")
+    listing.set_defaults(handler=_list_tasks)
+
 
 def _settings(args):
     from cli.main import load_settings_from_args
@@ -94,4 +115,37 @@ def _reset(args) -> int:
 
     for line in server.reset(_settings(args), args.site or None, token=args.token):
         print(line)
+    return 0
+
+
+def _list_tasks(args) -> int:
+    import json
+    import logging
+
+    from tasks import loading
+    from tasks.filters import filter_tasks
+    from tasks.listing import format_summary, summarize
+
+    path = args.path
+    if path is None:
+        bundled = loading.SANDBOX_CONFIGS_DIR
+        if not bundled.is_dir() or not any(bundled.rglob("*.json")):
+            print(f"no bundled sandbox tasks yet: {bundled} holds no *.json config")
+            return 0
+        path = bundled
+    # Files that fail to load are part of the listing below; no need to warn about them twice.
+    loader_log = logging.getLogger(loading.__name__)
+    level = loader_log.level
+    loader_log.setLevel(logging.ERROR)
+    try:
+        task_set = loading.load_task_set(path, settings=_settings(args))
+    finally:
+        loader_log.setLevel(level)
+    tasks = filter_tasks(task_set.tasks, site=args.site, kind=args.kind)
+    summary = summarize(tasks, task_set.file_problems)
+    if args.json:
+        print(json.dumps({"path": str(path), "files": len(task_set.files), **summary}, indent=2))
+    else:
+        filters = ", ".join(f"{name}={value}" for name, value in (("site", args.site), ("kind", args.kind)) if value)
+        print(format_summary(summary, str(path), len(task_set.files), filters))
     return 0
