@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import importlib
-import inspect
+import importlib.util
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,14 +55,17 @@ class SiteSpec:
         importlib.import_module(f"{self.package}.seed").build_seed(db_path)
 
     def seed_fingerprint(self) -> str:
-        """Hash of the seed and schema code: a changed seed rebuilds the seed database."""
+        """Hash of the code that shapes the seed (schema.py and every seed* module or folder):
+        changing it rebuilds the seed database."""
+        package_dir = Path(importlib.import_module(self.package).__file__).parent
         digest = hashlib.sha256()
-        for name in ("seed", "schema"):
-            try:
-                module = importlib.import_module(f"{self.package}.{name}")
-            except ModuleNotFoundError:
-                continue
-            digest.update(inspect.getsource(module).encode())
+        sources = [package_dir / "schema.py", *package_dir.glob("seed*")]
+        for path in sorted(sources):
+            files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+            for file in files:
+                if file.is_file():
+                    digest.update(file.relative_to(package_dir).as_posix().encode())
+                    digest.update(file.read_bytes())
         return digest.hexdigest()[:12]
 
 
