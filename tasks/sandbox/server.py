@@ -112,12 +112,12 @@ def serve_foreground(spec: SiteSpec, settings: Settings, db_path: Path | None = 
     if db_path is None:
         seed_path, db_path = prepare_database(spec, settings)
     else:
-        seed_path = ensure_seed(spec, settings)
         if not db_path.exists():
             raise UserError(
                 f"database file {db_path} for the {spec.name} site does not exist; "
                 f"run `videodemo sandbox reset --site {spec.name}` to recreate it from the seed"
             )
+        seed_path = ensure_seed(spec, settings)
     app = spec.create_app(db_path=db_path, seed_path=seed_path, reset_token=settings.sandbox.reset_token)
     waitress.serve(app, host=host, port=port, threads=threads, ident=f"sandbox-{spec.name}", _quiet=True)
 
@@ -201,8 +201,30 @@ def stop_background(settings: Settings, names: list[str] | None = None) -> list[
             stopped.append(name)
         except (ValueError, ProcessLookupError, PermissionError):
             pass
+        else:
+            _wait_for_exit(pid)
         pid_file.unlink(missing_ok=True)
     return stopped
+
+
+def _wait_for_exit(pid: int, timeout_s: float = 10.0) -> None:
+    """Wait until the process is gone so that its port is free for an immediate restart."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            finished, _ = os.waitpid(pid, os.WNOHANG)  # our own child: reap it
+            if finished:
+                return
+        except ChildProcessError:  # started by another process: poll for existence
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+        time.sleep(0.05)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def _health(url: str, timeout: float) -> dict | None:

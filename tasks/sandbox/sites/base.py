@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import importlib
-import importlib.util
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,17 +54,17 @@ class SiteSpec:
         importlib.import_module(f"{self.package}.seed").build_seed(db_path)
 
     def seed_fingerprint(self) -> str:
-        """Hash of the code that shapes the seed (schema.py and every seed* module or folder):
-        changing it rebuilds the seed database."""
+        """Hash of the code that can shape the seed (every module except the web layer):
+        changing it rebuilds the seed database, changing a view or template does not."""
         package_dir = Path(importlib.import_module(self.package).__file__).parent
+        web_layer = {"app.py", "views", "templates", "static"}
         digest = hashlib.sha256()
-        sources = [package_dir / "schema.py", *package_dir.glob("seed*")]
-        for path in sorted(sources):
-            files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
-            for file in files:
-                if file.is_file():
-                    digest.update(file.relative_to(package_dir).as_posix().encode())
-                    digest.update(file.read_bytes())
+        for file in sorted(package_dir.rglob("*.py")):
+            relative = file.relative_to(package_dir)
+            if relative.parts[0] in web_layer or "__pycache__" in relative.parts:
+                continue
+            digest.update(relative.as_posix().encode())
+            digest.update(file.read_bytes())
         return digest.hexdigest()[:12]
 
 
