@@ -76,6 +76,11 @@ class BrowserSettings:
     # Milliseconds an action waits for its element / a page load.
     action_timeout_ms: int = 5000
     navigation_timeout_ms: int = 30000
+    # After an action: time for its requests to start, then the most spent waiting for a quiet network.
+    settle_grace_ms: int = 100
+    settle_quiet_timeout_ms: int = 1500
+    # A saved login is re-checked against its site at most this often per process.
+    auth_recheck_s: float = 300.0
 
 
 @dataclass
@@ -99,6 +104,8 @@ class ModelRoleSettings:
     max_tokens: int = 2048
     reasoning_effort: str = ""  # passed through when set (e.g. "low" for reasoning models)
     timeout_s: float = 120.0
+    # Extra request fields sent as they are, e.g. vLLM's {"chat_template_kwargs": {"enable_thinking": false}}.
+    extra_body: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -109,6 +116,7 @@ class EmbeddingSettings:
     base_url: str = ""
     api_key_env: str = "OPENAI_API_KEY"
     batch_size: int = 128
+    timeout_s: float = 60.0
 
 
 @dataclass
@@ -132,10 +140,16 @@ class ModelSettings:
 class ProcessingSettings:
     # 2 fps catches every UI change of a human-paced recording at a tenth of the frames.
     sample_fps: float = 2.0
-    # Mean absolute grey-level difference (0-255) on the downscaled frame that counts as a change.
-    change_threshold: float = 1.0
+    # Mean absolute grey-level difference (0-255) on the downscaled frame, after the two corrections
+    # below, that counts as a change. Measured at 720p (benchmarks/change_threshold.py): a typed letter
+    # ~0.007, a caret blink ~0.005, a moved pointer 0-0.02, a page change or scroll 3-40.
+    change_threshold: float = 0.02
     # Width frames are shrunk to before comparing: enough for UI changes, cheap to diff.
     diff_width: int = 320
+    # Per-pixel differences below this (grey levels) are compression shimmer, not change.
+    diff_noise_floor: int = 12
+    # Matching lighter+darker change up to this (mean grey levels) is a moved pointer and not counted.
+    pointer_allowance: float = 0.03
     # 20 changed frames per labeling clip keeps a VLM call within context and attention.
     clip_frames: int = 20
     # 3 frames shared by consecutive clips so an action at a border is seen whole once.

@@ -1,0 +1,239 @@
+"""Read videos through ffprobe and ffmpeg: what a file holds, and its frames as a stream.
+
+`iter_frames` lets ffmpeg do the work it does best in one process: decode every frame
+(unavoidable for H.264), drop to the sampling rate with the `fps` filter and hand over
+raw YUV 4:2:0 frames through a pipe. YUV is the decoder's own format, so no colour
+conversion happens for frames that are only compared: the luma plane already is the
+grey image, and only frames a caller keeps are converted to BGR (`SampledFrame.bgr`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from cli.errors import UserError
+
+log = logging.getLogger(__name__)
+
+FIX = "download it again or remove it from the folder"
+PROBE_TIMEOUT_S = 60
+PIPE_BYTES = 1 << 20  # Linux lets an unprivileged pipe grow to 1 MiB; fewer stalls between ffmpeg and us
+
+
+class VideoError(UserError):
+    """A video that cannot be used; the message names the file and what is wrong with it."""
+
+
+@dataclass(frozen=True)
+class VideoInfo:
+    path: Path
+    duration_s: float
+    fps: float
+    width: int  # as displayed, after any rotation the file asks for
+    height: int
+    frame_count: int  # from the container when it says, else duration x fps
+    codec: str
+
+
+@dataclass(frozen=True)
+class SampledFrame:
+    """One frame at the sampling rate, as planar YUV 4:2:0 straight from the decoder."""
+
+    index: int  # position among the sampled frames
+    time_s: float  # index / sampling rate: the moment of the video this frame shows
+    yuv: np.ndarray  # (height * 3 / 2, width) uint8: Y plane, then U and V
+
+    @property
+    def luma(self) -> np.ndarray:
+        """The grey image (BT.601/709 luma), a view without copying."""
+        return self.yuv[: self.yuv.shape[0] * 2 // 3]
+
+    def bgr(self) -> np.ndarray:
+        return cv2.cvtColor(self.yuv, cv2.COLOR_YUV2BGR_I420)
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise UserError(f"{name} not found on PATH: install ffmpeg (e.g. apt-get install ffmpeg)")
+    return found
+
+
+def _input_url(path: Path) -> str:
+    # "file:" stops ffmpeg from reading a name with a colon or a leading dash as a protocol or option.
+    return "file:" + str(path.resolve())
+
+
+def check_readable(path: Path) -> None:
+    """Raise a VideoError unless `path` is an existing, non-empty file we may read."""
+    if not path.exists():
+        raise VideoError(f"video {path} does not exist: check the path")
+    if not path.is_file():
+        raise VideoError(f"video {path} is not a file: pass a video file")
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            handle.read(1)
+    except OSError as exc:
+        raise VideoError(f"video {path} cannot be read ({exc.strerror}): fix its permissions") from exc
+    if size == 0:
+        raise VideoError(f"video {path} is empty (0 bytes): {FIX}")
+
+
+def probe(path: str | Path) -> VideoInfo:
+    """Describe the first video stream of `path`, or raise a VideoError naming the file and the fault."""
+    path = Path(path)
+    check_readable(path)
+    command = [_tool("ffprobe"), "-v", "error", "-of", "json", "-show_format", "-show_streams", _input_url(path)]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
+    except subprocess.TimeoutExpired as exc:
+        raise VideoError(f"video {path} could not be probed within {PROBE_TIMEOUT_S} s: {FIX}") from exc
+    if result.returncode != 0:
+        raise VideoError(f"video {path} is corrupt or not a video ({_first_line(result.stderr)}): {FIX}")
+    try:
+        data = json.loads(result.stdout or "{}")
+    except json.JSONDecodeError as exc:
+        raise VideoError(f"video {path} is corrupt or not a video (unreadable ffprobe report): {FIX}") from exc
+    streams = [
+        s
+        for s in data.get("streams", [])
+        if s.get("codec_type") == "video" and not s.get("disposition", {}).get("attached_pic")
+    ]
+    if not streams:
+        raise VideoError(f"video {path} has no video stream (audio only, or not a video): {FIX}")
+    return _video_info(path, streams[0], data.get("format", {}))
+
+
+def _video_info(path: Path, stream: dict, container: dict) -> VideoInfo:
+    width, height = int(stream.get("width") or 0), int(stream.get("height") or 0)
+    fps = _rate(stream.get("avg_frame_rate")) or _rate(stream.get("r_frame_rate"))
+    duration = _number(stream.get("duration")) or _number(container.get("duration"))
+    frames = int(_number(stream.get("nb_frames")))
+    if not duration and frames and fps:
+        duration = frames / fps
+    if width <= 0 or height <= 0 or fps <= 0 or duration <= 0:
+        raise VideoError(
+            f"video {path} is corrupt or has no frames ({width}x{height}, {fps:g} fps, {duration:g} s): {FIX}"
+        )
+    if abs(_rotation(stream)) % 180 == 90:
+        width, height = height, width
+    return VideoInfo(
+        path=path,
+        duration_s=duration,
+        fps=fps,
+        width=width,
+        height=height,
+        frame_count=frames or max(1, round(duration * fps)),
+        codec=str(stream.get("codec_name", "unknown")),
+    )
+
+
+def _rate(text: str | None) -> float:
+    try:
+        rate = Fraction(text or "0")
+    except (ValueError, ZeroDivisionError):
+        return 0.0
+    return float(rate)
+
+
+def _number(text: object) -> float:
+    try:
+        return float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _rotation(stream: dict) -> int:
+    for side_data in stream.get("side_data_list", []):
+        if "rotation" in side_data:
+            return int(_number(side_data["rotation"]))
+    return int(_number(stream.get("tags", {}).get("rotate")))
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else "ffprobe gave no reason"
+
+
+def iter_frames(
+    path: str | Path, fps: float, info: VideoInfo | None = None, threads: int = 0
+) -> Iterator[SampledFrame]:
+    """Yield the frames of `path` at `fps`, one at a time, while ffmpeg decodes ahead.
+
+    Frame i shows the video at i / fps seconds (the last decoded frame at or before that
+    moment). Only the frame being yielded and a pipe's worth of bytes are in memory,
+    whatever the video's length. Stopping early (break, an exception) kills ffmpeg.
+    `threads` = 0 lets ffmpeg's decoder pick.
+    """
+    if fps <= 0:
+        raise UserError(f"sampling rate {fps} must be above 0: set processing.sample_fps to e.g. 2")
+    path = Path(path)
+    info = info or probe(path)
+    # 4:2:0 needs even sides; cropping a stray pixel costs nothing, scaling would.
+    width, height = info.width - info.width % 2, info.height - info.height % 2
+    filters = f"fps={fps:g}:round=up,crop={width}:{height}:0:0"
+    command = [
+        _tool("ffmpeg"), "-nostdin", "-hide_banner", "-v", "error", "-threads", str(threads),
+        "-i", _input_url(path), "-map", "0:v:0", "-an", "-sn", "-dn",
+        "-vf", filters, "-pix_fmt", "yuv420p", "-f", "rawvideo", "pipe:1",
+    ]  # fmt: skip
+    frame_bytes = width * height * 3 // 2
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, bufsize=0)
+        assert process.stdout is not None
+        _widen_pipe(process.stdout.fileno())
+        index = 0
+        try:
+            while True:
+                yuv = np.empty((height * 3 // 2, width), np.uint8)
+                got = _read_into(process.stdout, memoryview(yuv).cast("B"))
+                if got < frame_bytes:
+                    break
+                yield SampledFrame(index, index / fps, yuv)
+                index += 1
+            returncode = process.wait()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdout.close()
+        stderr.seek(0)
+        report = stderr.read().decode(errors="replace")
+    if returncode != 0 or index == 0:
+        reason = _first_line(report) if report.strip() else "no frame could be decoded"
+        raise VideoError(f"video {path} could not be decoded ({reason}): {FIX}")
+    if report.strip():
+        log.warning("video %s decoded with errors (%s); using the %d frames that decoded", path, _first_line(report),
+                    index)  # fmt: skip
+
+
+def _read_into(stream, view: memoryview) -> int:
+    """Fill `view` from a pipe; fewer bytes than its size only at the end of the stream."""
+    total = 0
+    while total < len(view):
+        got = stream.readinto(view[total:])
+        if not got:
+            break
+        total += got
+    return total
+
+
+def _widen_pipe(fd: int) -> None:
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), PIPE_BYTES)
+    except (OSError, ImportError):
+        pass  # a smaller pipe only costs a few more context switches

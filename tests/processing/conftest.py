@@ -1,0 +1,32 @@
+"""Synthetic screen recordings rendered once per test session (a few seconds each)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from make_videos import Recording, quiet_clip, tutorial_clip
+
+from settings.schema import ProcessingSettings
+
+
+@pytest.fixture(scope="session")
+def recordings_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("recordings")
+
+
+@pytest.fixture(scope="session")
+def tutorial(recordings_dir: Path) -> Recording:
+    """22 s: typing, page switches, a scroll, pointer travel and idle stretches."""
+    return tutorial_clip(recordings_dir / "tutorial.mp4")
+
+
+@pytest.fixture(scope="session")
+def quiet(recordings_dir: Path) -> Recording:
+    """14 s where only the pointer moves."""
+    return quiet_clip(recordings_dir / "quiet.mp4")
+
+
+@pytest.fixture
+def processing_settings() -> ProcessingSettings:
+    return ProcessingSettings()

@@ -1,0 +1,153 @@
+"""Probing videos and streaming their frames through ffmpeg."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import subprocess
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cli.errors import UserError
+from processing.video_io import VideoError, iter_frames, probe
+
+
+def ffmpeg_children() -> list[int]:
+    """Ids of ffmpeg processes whose parent is this test process."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+        if parent == os.getpid() and name == "ffmpeg":
+            found.append(int(entry.name))
+    return found
+
+
+def test_probe_describes_a_screen_recording(tutorial):
+    info = probe(tutorial.path)
+    assert (info.width, info.height, info.codec) == (1280, 720, "h264")
+    assert info.fps == pytest.approx(30.0)
+    assert info.duration_s == pytest.approx(tutorial.duration_s, abs=0.05)
+    assert abs(info.frame_count - len(tutorial.frames)) <= 1
+
+
+def leave_missing(path: Path) -> None:
+    pass
+
+
+def write_empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def write_noise(path: Path) -> None:
+    path.write_bytes(np.random.default_rng(3).bytes(200_000))
+
+
+def write_text(path: Path) -> None:
+    path.write_text("these are my notes, not a video\n")
+
+
+def write_audio_only(path: Path) -> None:
+    command = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", str(path)]
+    subprocess.run(command, check=True)
+
+
+@pytest.mark.parametrize(
+    "name, make, reason",
+    [
+        ("missing.mp4", leave_missing, "does not exist"),
+        ("empty.mp4", write_empty, "is empty"),
+        ("noise.mp4", write_noise, "corrupt or not a video"),
+        ("notes.mp4", write_text, "corrupt or not a video"),
+        ("voice.mp4", write_audio_only, "no video stream"),
+    ],
+)
+def test_probe_names_the_file_and_the_fault(tmp_path, name, make, reason):
+    path = tmp_path / name
+    make(path)
+    with pytest.raises(VideoError, match=reason) as caught:
+        probe(path)
+    message = str(caught.value)
+    assert str(path) in message and "\n" not in message
+
+
+def test_a_folder_is_not_a_video(tmp_path):
+    with pytest.raises(VideoError, match="is not a file"):
+        probe(tmp_path)
+
+
+def test_frames_stream_at_the_sampling_rate(tutorial):
+    frames = iter_frames(tutorial.path, 2.0)
+    assert inspect.isgenerator(frames)
+    count = 0
+    for frame in frames:
+        assert frame.index == count and frame.time_s == count / 2
+        assert frame.luma.shape == (720, 1280)
+        count += 1
+    # One frame per half second of video, the first at 0 s.
+    assert count == int(tutorial.duration_s * 2)
+
+
+def counter_video(path: Path, frames: int, fps: int = 30) -> Path:
+    """A lossless clip whose frame n is flat grey with luma 16 + n, so each frame says its number."""
+    width, height = 64, 48
+    encoder = subprocess.Popen(
+        ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{width}x{height}",
+         "-r", str(fps), "-i", "-", "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", str(path)],
+        stdin=subprocess.PIPE,
+    )  # fmt: skip
+    chroma = bytes([128]) * (width * height // 2)
+    for n in range(frames):
+        encoder.stdin.write(bytes([16 + n]) * (width * height) + chroma)
+    encoder.stdin.close()
+    assert encoder.wait() == 0
+    return path
+
+
+def test_frame_i_shows_the_video_at_i_over_fps(tmp_path):
+    video = counter_video(tmp_path / "counter.mp4", frames=120)
+    shown = [int(frame.luma[24, 32]) - 16 for frame in iter_frames(video, 2.0)]
+    # At 2 fps from 30 fps: source frames 0, 15, 30, ... (the one on screen at 0 s, 0.5 s, 1 s ...).
+    assert shown == list(range(0, 120, 15))
+
+
+def test_stopping_early_ends_ffmpeg(tutorial):
+    frames = iter_frames(tutorial.path, 2.0)
+    next(frames)
+    assert ffmpeg_children(), "ffmpeg should be decoding ahead"
+    frames.close()
+    assert ffmpeg_children() == []
+
+
+def test_memory_stays_at_a_few_frames(tutorial):
+    """Holding the sampled video would take 45 frames x 1.4 MB; streaming needs about one."""
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in iter_frames(tutorial.path, 2.0))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count >= 40
+    assert peak < 5 * 1280 * 720 * 3 // 2
+
+
+def test_a_truncated_download_gives_the_frames_before_the_cut(tutorial, tmp_path):
+    cut = tmp_path / "cut.mp4"
+    data = tutorial.path.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    frames = list(iter_frames(cut, 2.0))
+    assert 5 <= len(frames) < int(tutorial.duration_s * 2)
+
+
+def test_bad_sampling_rate_is_refused(tutorial):
+    with pytest.raises(UserError, match="sample_fps"):
+        next(iter_frames(tutorial.path, 0))
