@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "processing.cli",
     "retrieval.cli",
     "evaluation.cli",
+    "model_access.cli",
     "cli.demo",
     "cli.settings_cli",
 ]

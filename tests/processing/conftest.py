@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from make_videos import Recording, quiet_clip, tutorial_clip
+from tests.processing.make_videos import Recording, quiet_clip, tutorial_clip
 
 from settings.schema import ProcessingSettings
 

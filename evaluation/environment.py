@@ -1,0 +1,283 @@
+"""The VideoWA browser environment: one object per episode, `reset(task)` then `step(reply)` until done.
+
+    env = BrowserEnv(settings)            # or BrowserEnv(settings, browser=a_playwright_browser)
+    observation = env.reset(task)
+    result = env.step("```click [42]```")
+    ...
+    env.record.save(folder); env.close()
+
+A step never raises for the agent's mistakes: an unparseable reply is a no-op
+step, an impossible action (unknown id, element gone, bad key, failed load) is
+a failed step, each with its reason. The episode ends on `stop [answer]`, after
+`agent.max_parse_failures` unparseable replies in a row, after the same action
+`agent.max_repeated_actions` times in a row, or after `agent.max_steps` steps.
+The live `context` and `page` stay open after the end, for the evaluators.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from playwright.sync_api import Error as PlaywrightError
+
+from cli.errors import UserError
+from evaluation.actions import Action, ActionKind, ActionParseError, format_action, parse_action
+from evaluation.auth import AuthStates
+from evaluation.browser import launch_chromium
+from evaluation.episode import EpisodeRecord, StepRecord
+from evaluation.execution import ActionError, execute_action
+from evaluation.observation import Observation, ObservationOptions, capture_observation
+from evaluation.page_settle import SettleLimits
+from evaluation.tabs import Tabs
+from settings import Settings
+
+
+class EpisodeTask(Protocol):
+    """What the environment reads of a task (`tasks.loading.Task` has it)."""
+
+    sites: list[str]
+    intent: str
+    start_url: str
+    start_urls: list[str]
+    require_login: bool
+    storage_state: str | None
+    viewport_size: dict | None
+    config: dict
+
+    @property
+    def key(self) -> str: ...
+
+
+@dataclass
+class StepResult:
+    observation: Observation  # the page after the step (the previous one for no-op steps)
+    action: Action | None  # None when the reply could not be parsed
+    ok: bool
+    error: str | None
+    done: bool
+    stop_reason: str | None
+    answer: str | None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class BrowserEnv:
+    def __init__(self, settings: Settings, browser=None, options: ObservationOptions | None = None):
+        self.settings = settings
+        self._playwright = None
+        if browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            browser = launch_chromium(self._playwright, settings.browser)
+        self.browser = browser
+        self.options = options or ObservationOptions.from_settings(settings.agent)
+        self.limits = SettleLimits(
+            grace_ms=settings.browser.settle_grace_ms,
+            quiet_timeout_ms=settings.browser.settle_quiet_timeout_ms,
+            navigation_timeout_ms=settings.browser.navigation_timeout_ms,
+        )
+        self.auth = AuthStates(settings, browser)
+        self.context = None
+        self.tabs: Tabs | None = None
+        self.observation: Observation | None = None
+        self.record: EpisodeRecord | None = None
+        self._reset_counters()
+
+    def _reset_counters(self) -> None:
+        self.done = False
+        self.answer: str | None = None
+        self.stop_reason: str | None = None
+        self.steps_taken = 0
+        self._parse_failures = 0
+        self._last_action: str | None = None
+        self._repeats = 0
+        self._started = time.monotonic()
+
+    # ---- what evaluators and runners read ----
+
+    @property
+    def page(self):
+        """The current tab."""
+        if self.tabs is None:
+            raise RuntimeError("call reset(task) first")
+        return self.tabs.current
+
+    @property
+    def url(self) -> str:
+        return self.page.url
+
+    # ---- episode ----
+
+    def reset(self, task: EpisodeTask) -> Observation:
+        """Open a fresh browser context for `task`: its login state, viewport and start tabs."""
+        self._close_context()
+        self._reset_counters()
+        browser_settings = self.settings.browser
+        viewport = task.viewport_size or {}
+        options: dict = {
+            "viewport": {
+                "width": int(viewport.get("width", browser_settings.viewport_width)),
+                "height": int(viewport.get("height", browser_settings.viewport_height)),
+            }
+        }
+        if task.require_login or task.storage_state:
+            state = self.auth.storage_state(list(task.sites))
+            if state is not None:
+                options["storage_state"] = state
+        geolocation = (task.config or {}).get("geolocation")
+        if geolocation:
+            options["geolocation"] = geolocation
+            options["permissions"] = ["geolocation"]
+        self.context = self.browser.new_context(**options)
+        self.context.set_default_timeout(browser_settings.action_timeout_ms)
+        self.context.set_default_navigation_timeout(browser_settings.navigation_timeout_ms)
+        self.tabs = Tabs(self.context)
+
+        start_urls = [url for url in (task.start_urls or [task.start_url]) if url] or ["about:blank"]
+        for url in start_urls:
+            page = self.tabs.open()
+            try:
+                page.goto(url, wait_until="load")
+            except PlaywrightError as exc:
+                raise UserError(
+                    f"task {task.key}: the start page {url} did not open ({str(exc).splitlines()[0]}); "
+                    "check that its site runs and its environment variable points at it"
+                ) from None
+        self.tabs.focus(0)  # the first start URL is the current tab, as in WebArena
+        self.tabs.watcher().settle(self.limits)
+        self.observation = self._observe()
+        self.record = EpisodeRecord(
+            task_key=task.key,
+            intent=task.intent,
+            start_urls=start_urls,
+            start_observation_text=self.observation.text,
+            final_url=self.url,
+            start_screenshot_png=self.observation.screenshot,
+        )
+        return self.observation
+
+    def step(self, reply: str) -> StepResult:
+        """Parse the action in `reply` (a model reply or a bare action) and carry it out."""
+        if self.done:
+            raise RuntimeError(f"the episode is over ({self.stop_reason}); call reset(task) to start another")
+        if self.observation is None:
+            raise RuntimeError("call reset(task) first")
+        started = time.perf_counter()
+        url_before = self.url
+        self.steps_taken += 1
+        timings: dict[str, float] = {}
+        try:
+            action: Action | None = parse_action(reply)
+        except ActionParseError as exc:
+            action = None
+            ok, error = False, f"unparseable reply: {exc.reason}"
+            self._parse_failures += 1
+            self._last_action, self._repeats = None, 0
+            if self._parse_failures >= self.settings.agent.max_parse_failures:
+                self._end("parse_failures")
+        else:
+            ok, error = True, None
+            self._parse_failures = 0
+            canonical = format_action(action)
+            self._repeats = self._repeats + 1 if canonical == self._last_action else 1
+            self._last_action = canonical
+            if action.kind is ActionKind.STOP:
+                self.answer = action.answer or ""
+                self._end("stop")
+            else:
+                ok, error = self._execute(action, timings)
+                if self._repeats >= self.settings.agent.max_repeated_actions:
+                    self._end("repeated_action")
+        if not self.done and self.steps_taken >= self.settings.agent.max_steps:
+            self._end("max_steps")
+        timings["total_s"] = time.perf_counter() - started
+        return self._recorded(reply, action, ok, error, url_before, timings)
+
+    def _execute(self, action: Action, timings: dict[str, float]) -> tuple[bool, str | None]:
+        ok, error = True, None
+        try:
+            timings.update(
+                execute_action(
+                    action, self.tabs, self.observation.nodes, self.limits, self.settings.browser.navigation_timeout_ms
+                )
+            )
+        except ActionError as exc:
+            ok, error = False, str(exc)
+        except PlaywrightError as exc:  # the browser failed in a way no action check foresaw
+            ok, error = False, f"the browser failed during `{action.kind.value}`: {str(exc).splitlines()[0]}"
+        try:
+            self.observation = self._observe()
+            timings.update(self.observation.timings)
+        except PlaywrightError as exc:
+            error = error or f"the page could not be observed: {str(exc).splitlines()[0]}"
+            ok = False
+            self._end("browser_error")
+        return ok, error
+
+    def observe(self) -> Observation:
+        """Observe the current tab again (after a change of `options`, or of the page by other means)."""
+        self.observation = self._observe()
+        return self.observation
+
+    def _observe(self) -> Observation:
+        return capture_observation(self.page, self.tabs.cdp(), self.tabs.info(), self.options)
+
+    def _end(self, reason: str) -> None:
+        self.done = True
+        self.stop_reason = reason
+
+    def _recorded(
+        self, reply: str, action: Action | None, ok: bool, error: str | None, url_before: str, timings: dict[str, float]
+    ) -> StepResult:
+        url_after = self._safe_url()
+        self.record.steps.append(
+            StepRecord(
+                index=self.steps_taken,
+                action_text=reply,
+                action=action.to_dict() if action else None,
+                ok=ok,
+                error=error,
+                url_before=url_before,
+                url_after=url_after,
+                observation_text=self.observation.text,
+                timings=timings,
+                screenshot_png=self.observation.screenshot,
+            )
+        )
+        self.record.final_url = url_after
+        self.record.answer = self.answer
+        self.record.stop_reason = self.stop_reason
+        self.record.duration_s = time.monotonic() - self._started
+        return StepResult(self.observation, action, ok, error, self.done, self.stop_reason, self.answer, timings)
+
+    def _safe_url(self) -> str:
+        try:
+            return self.url
+        except PlaywrightError:
+            return self.observation.url if self.observation else ""
+
+    # ---- teardown ----
+
+    def _close_context(self) -> None:
+        if self.context is not None:
+            try:
+                self.context.close()
+            except PlaywrightError:
+                pass
+        self.context, self.tabs, self.observation = None, None, None
+
+    def close(self) -> None:
+        """Close the episode's context, and the browser when this environment launched it."""
+        self._close_context()
+        if self._playwright is not None:
+            self.browser.close()
+            self._playwright.stop()
+            self._playwright = None
+
+    def __enter__(self) -> BrowserEnv:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()

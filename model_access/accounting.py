@@ -1,0 +1,136 @@
+"""Who called which model how often, and what it cost: one ledger per run.
+
+Counts are kept per (stage, role). `calls` counts every call a stage made;
+`cache_hits` those replayed from disk, which send nothing and add no tokens,
+images or latency. Tokens are what the server reported. Replies that came from
+the scripted test server (live or replayed from the cache) are counted in
+`scripted` and labelled as such everywhere the ledger is shown, so a scripted
+run can never pass for a model's result.
+
+Workers in other processes send `to_dict()` back and the parent `merge`s it.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Iterable
+
+SCRIPTED_LABEL = "SCRIPTED (not a model result)"
+
+
+@dataclass
+class Usage:
+    calls: int = 0
+    cache_hits: int = 0
+    failures: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    images: int = 0
+    latency_s: float = 0.0
+    scripted: int = 0
+
+    def add(self, other: "Usage") -> None:
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+
+class UsageLedger:
+    """Thread-safe totals per (stage, role)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rows: dict[tuple[str, str], Usage] = {}
+
+    def record(self, stage: str, role: str, **counts: Any) -> None:
+        """Add counts (fields of `Usage`) to a (stage, role) row."""
+        delta = Usage(**counts)
+        with self._lock:
+            self._rows.setdefault((stage, role), Usage()).add(delta)
+
+    def usage(self, stage: str | None = None, role: str | None = None) -> Usage:
+        """Sum over the rows matching a stage and/or a role (None matches all)."""
+        total = Usage()
+        with self._lock:
+            for (row_stage, row_role), row in self._rows.items():
+                if stage in (None, row_stage) and role in (None, row_role):
+                    total.add(row)
+        return total
+
+    @property
+    def any_scripted(self) -> bool:
+        return self.usage().scripted > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record to write with a run's results."""
+        with self._lock:
+            items = sorted(self._rows.items())
+        rows = [{"stage": stage, "role": role, **asdict(usage)} for (stage, role), usage in items]
+        totals = self.usage()
+        data: dict[str, Any] = {"rows": rows, "totals": asdict(totals)}
+        if totals.scripted:
+            data["warning"] = f"{totals.scripted} call(s) answered by the scripted test server: {SCRIPTED_LABEL}"
+        return data
+
+    def merge(self, other: "UsageLedger | dict[str, Any]") -> None:
+        """Add another ledger (or its `to_dict()`, e.g. from a worker process) into this one."""
+        data = other.to_dict() if isinstance(other, UsageLedger) else other
+        names = {f.name for f in fields(Usage)}
+        for row in data.get("rows", []):
+            self.record(row["stage"], row["role"], **{k: v for k, v in row.items() if k in names})
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "UsageLedger":
+        ledger = cls()
+        ledger.merge(data)
+        return ledger
+
+    def summary_table(self) -> str:
+        """Plain-text table, one line per (stage, role) and a total."""
+        data = self.to_dict()
+        if not data["rows"]:
+            return "model usage: no model calls"
+        header = ["stage", "role", "calls", "cached", "failed", "retries"]
+        header += ["prompt tok", "compl tok", "images", "time s", "answered by"]
+        lines = [_row_cells(row) for row in data["rows"]]
+        lines.append(_row_cells({"stage": "total", "role": "", **data["totals"]}))
+        widths = [max(len(str(cells[i])) for cells in [header, *lines]) for i in range(len(header))]
+        out = [_format(header, widths), _format(["-" * w for w in widths], widths)]
+        out += [_format(cells, widths) for cells in lines]
+        if "warning" in data:
+            out.append(f"WARNING: {data['warning']}")
+        return "\n".join(out)
+
+
+def _row_cells(row: dict[str, Any]) -> list[str]:
+    answered = row["calls"] - row["failures"]
+    if row["scripted"] and row["scripted"] >= answered:
+        source = SCRIPTED_LABEL
+    elif row["scripted"]:
+        source = f"model, and {row['scripted']} {SCRIPTED_LABEL}"
+    elif answered > 0:
+        source = "model (from cache)" if row["cache_hits"] == answered else "model"
+    else:
+        source = "-"
+    return [
+        row["stage"],
+        row["role"],
+        str(row["calls"]),
+        str(row["cache_hits"]),
+        str(row["failures"]),
+        str(row["retries"]),
+        str(row["prompt_tokens"]),
+        str(row["completion_tokens"]),
+        str(row["images"]),
+        f"{row['latency_s']:.1f}",
+        source,
+    ]
+
+
+def _format(cells: Iterable[str], widths: list[int]) -> str:
+    cells = list(cells)
+    text = [cells[0].ljust(widths[0]), cells[1].ljust(widths[1])]
+    text += [c.rjust(w) for c, w in zip(cells[2:-1], widths[2:-1])]
+    text.append(cells[-1])
+    return "  ".join(text)

@@ -1,0 +1,140 @@
+"""`videodemo models check` and `videodemo models scripted-server`, plus the model options other commands share.
+
+Commands that call models add the shared options with `add_model_arguments(parser)`
+and apply them after loading settings with `apply_model_arguments(args, settings)`:
+`--no-cache` and per-role shortcuts (`--vlm-url URL --vlm-model NAME`, likewise
+for llm, policy and judge), each the same as the matching `--set models...`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import TYPE_CHECKING
+
+from model_access import ROLES
+
+if TYPE_CHECKING:
+    from settings import Settings
+
+# Roles whose check also sends an image: the VLM stages and the screenshot-reading policy.
+IMAGE_ROLES = ("vlm", "policy")
+
+
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("models")
+    group.add_argument(
+        "--no-cache", action="store_true", default=None, help="send every model call again (models.use_cache=false)"
+    )
+    for role in ROLES:
+        url_help = f"OpenAI-compatible base URL of the {role} role (models.{role}.base_url)"
+        group.add_argument(f"--{role}-url", metavar="URL", help=url_help)
+        model_help = f"model name of the {role} role (models.{role}.model)"
+        group.add_argument(f"--{role}-model", metavar="NAME", help=model_help)
+
+
+def apply_model_arguments(args: argparse.Namespace, settings: "Settings") -> None:
+    """Apply the options of `add_model_arguments` on top of --config / --set."""
+    if getattr(args, "no_cache", None):
+        settings.models.use_cache = False
+    for role in ROLES:
+        role_settings = getattr(settings.models, role)
+        url = getattr(args, f"{role}_url", None)
+        model = getattr(args, f"{role}_model", None)
+        if url:
+            role_settings.base_url = url
+        if model:
+            role_settings.model = model
+
+
+def register(subparsers, common: argparse.ArgumentParser) -> None:
+    models = subparsers.add_parser(
+        "models", parents=[common], help="model endpoints: check them, or serve scripted replies"
+    )
+    sub = models.add_subparsers(dest="models_command", metavar="ACTION", required=True)
+
+    check = sub.add_parser(
+        "check", parents=[common], help="send a tiny request to each configured role and say who answers"
+    )
+    add_model_arguments(check)
+    check.set_defaults(handler=_check)
+
+    serve = sub.add_parser(
+        "scripted-server", parents=[common], help="serve scripted replies over the OpenAI API (tests and demos only)"
+    )
+    serve.add_argument(
+        "--script", required=True, metavar="FILE", help="YAML/JSON script (format: model_access/scripted_server.py)"
+    )
+    serve.add_argument("--port", type=int, default=8100, help="port to listen on (default 8100)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--log", metavar="FILE", help="append every request as one JSON line to FILE")
+    serve.set_defaults(handler=_serve)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from cli.errors import UserError
+    from cli.main import load_settings_from_args
+    from model_access.accounting import SCRIPTED_LABEL
+    from model_access.client import ModelClient
+    from model_access.embeddings import Embedder
+    from model_access.messages import user_message
+
+    settings = load_settings_from_args(args)
+    apply_model_arguments(args, settings)
+    failures = 0
+    with ModelClient(settings) as client:
+        for role in ROLES:
+            if not client.is_configured(role):
+                fix = f"--set models.{role}.base_url=http://HOST:8000/v1 --set models.{role}.model=NAME"
+                print(f"{role:<9} not configured ({fix})")
+                continue
+            role_settings = client.role_settings(role)
+            where = f"{role_settings.model} at {role_settings.base_url}"
+            images = [_test_image()] if role in IMAGE_ROLES else []
+            prompt = "Reply with the single word OK." + (" An image is attached; ignore it." if images else "")
+            try:
+                messages = [user_message(prompt, images)]
+                result = client.chat(role, messages, stage="check", use_cache=False, max_tokens=32)
+            except UserError as exc:
+                failures += 1
+                print(f"{role:<9} FAILED {exc}")
+                continue
+            label = f"  [{SCRIPTED_LABEL}]" if result.scripted else ""
+            with_image = " (with an image)" if images else ""
+            reply = " ".join(result.text.split())[:60]
+            answered = f"{result.model} answered{with_image} in {result.latency_s:.2f}s"
+            print(f"{role:<9} ok     {where}: {answered}: {reply!r}{label}")
+        try:
+            embedder = Embedder(settings, client.ledger)
+            started = time.perf_counter()
+            vectors = embedder.encode(["a tiny check sentence"], stage="check", use_cache=False)
+            took = time.perf_counter() - started
+            print(f"embedding ok     {embedder.description}: {vectors.shape[1]} dimensions in {took:.2f}s")
+        except UserError as exc:
+            failures += 1
+            print(f"embedding FAILED {exc}")
+    return 1 if failures else 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from model_access.scripted_server import ScriptedServer
+
+    server = ScriptedServer(args.script, host=args.host, port=args.port, log_path=args.log, echo=True)
+    url = server.base_url
+    print(f"SCRIPTED OpenAI-compatible server at {url}: its replies come from {args.script}, not from a model")
+    print(f"point a role at it with --set models.vlm.base_url={url} --set models.vlm.model=scripted; Ctrl-C stops it")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+def _test_image():
+    import numpy as np
+
+    # A small gradient rather than a flat colour: some servers reject degenerate images.
+    ramp = np.linspace(0, 255, 64, dtype=np.uint8)
+    return np.dstack([np.tile(ramp, (64, 1)), np.tile(ramp[:, None], (1, 64)), np.full((64, 64), 128, np.uint8)])

@@ -1,0 +1,313 @@
+"""The one way every stage talks to a chat model.
+
+    client = ModelClient(settings)
+    result = client.chat("vlm", [user_message("What changed?", frames)], stage="labeling")
+    results = client.chat_many([ChatRequest("llm", msgs, stage="merge") for msgs in batches])
+
+Each call goes to the role's OpenAI-compatible endpoint (`settings.models.<role>`),
+is replayed from the disk cache when the same request was answered before, holds
+one of `models.max_concurrency` slots while a request is in flight (not while it
+waits to retry), is retried on rate limits, timeouts and server errors, and is
+recorded in the usage ledger under its stage and role.
+
+Cache key: the model name, the messages (images by digest) and every sampling
+field sent, but not the base URL, key or timeout. The same model name answering
+the same request is the same call whichever host serves it, so moving the vLLM
+server to another machine keeps a night's cache. Two different weights must
+therefore not be served under one name (vLLM's `--served-model-name`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import openai
+
+from cli.errors import UserError
+from model_access import ROLES
+from model_access.accounting import UsageLedger
+from model_access.cache import DiskCache, request_key
+from model_access.messages import Message, count_images, messages_for_key
+from model_access.retry import RetryPolicy, call_with_retries
+from model_access.scripted_server import is_scripted_reply
+from settings.schema import ModelRoleSettings, Settings
+
+log = logging.getLogger(__name__)
+# The HTTP library logs every request at INFO; thousands of calls would drown the run's own output.
+for _name in ("httpx", "httpx2"):
+    logging.getLogger(_name).setLevel(logging.WARNING)
+
+# Settings that may be overridden per call; anything else given to `chat` is sent as a request field.
+_ROLE_OVERRIDES = ("temperature", "max_tokens", "reasoning_effort", "timeout_s")
+
+
+@dataclass
+class ChatResult:
+    text: str
+    role: str
+    stage: str
+    model: str  # the model name the server reported
+    cached: bool
+    scripted: bool  # answered by the scripted test server, not a model
+    latency_s: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    finish_reason: str | None = None
+    reasoning: str = ""  # a reasoning parser's separate thinking text, when the server returns one
+    key: str = ""
+
+
+@dataclass
+class ChatRequest:
+    role: str
+    messages: list[Message]
+    stage: str
+    params: dict[str, Any] = field(default_factory=dict)
+    use_cache: bool | None = None
+
+
+class ModelClient:
+    def __init__(self, settings: Settings, ledger: UsageLedger | None = None, retry_policy: RetryPolicy | None = None):
+        self.settings = settings
+        self.ledger = ledger if ledger is not None else UsageLedger()
+        self.cache = DiskCache(settings.paths.model_cache_dir / "chat")
+        models = settings.models
+        self.retry_policy = retry_policy or RetryPolicy(
+            models.max_retries, models.backoff_initial_s, models.backoff_max_s
+        )
+        self.max_concurrency = max(1, int(models.max_concurrency))
+        self._slots = threading.BoundedSemaphore(self.max_concurrency)
+        self._http: dict[tuple[str, str], openai.OpenAI] = {}
+        self._http_lock = threading.Lock()
+
+    # -- public API -------------------------------------------------------------------------
+
+    def role_settings(self, role: str) -> ModelRoleSettings:
+        """The settings of a configured role; a clear error when the role is unknown or not set up."""
+        if role not in ROLES:
+            raise UserError(f"unknown model role {role!r}; the roles are {', '.join(ROLES)}")
+        settings: ModelRoleSettings = getattr(self.settings.models, role)
+        if not settings.base_url or not settings.model:
+            missing = "base_url" if not settings.base_url else "model"
+            raise UserError(
+                f"model role {role!r} is not configured (models.{role}.{missing} is empty); set it with "
+                f"--set models.{role}.base_url=http://HOST:8000/v1 --set models.{role}.model=NAME (see docs/models.md)"
+            )
+        if not isinstance(settings.extra_body, dict):
+            raise UserError(f"models.{role}.extra_body must be a mapping, got {settings.extra_body!r}")
+        return settings
+
+    def is_configured(self, role: str) -> bool:
+        settings = getattr(self.settings.models, role, None)
+        return bool(settings and settings.base_url and settings.model)
+
+    def chat(
+        self, role: str, messages: list[Message], *, stage: str, use_cache: bool | None = None, **params: Any
+    ) -> ChatResult:
+        """One chat completion. `params` override the role's temperature / max_tokens / reasoning_effort /
+        timeout_s, and any other keyword (stop, seed, top_p, response_format...) is sent as a request field."""
+        role_settings = self.role_settings(role)
+        body, timeout_s = self._request_body(role_settings, messages, params)
+        keyed_messages = messages_for_key(messages)
+        key = request_key({**body, "messages": keyed_messages})
+        use_cache = self.settings.models.use_cache if use_cache is None else use_cache
+
+        if use_cache:
+            entry = self.cache.get(key)
+            if entry is not None and isinstance(entry.get("reply"), dict):
+                return self._replay(entry["reply"], role, stage, key)
+
+        result = self._call_live(role, role_settings, body, timeout_s, stage, key, count_images(messages))
+        if use_cache:
+            self._store(key, result, role_settings, body, keyed_messages)
+        return result
+
+    def chat_many(self, requests: Sequence[ChatRequest], *, return_exceptions: bool = False) -> list[Any]:
+        """Run many calls at once (bounded by `models.max_concurrency`), results in request order.
+
+        The first failure is raised once the calls already running finish (they are cached, so a
+        re-run does not repeat them); with `return_exceptions` failures take their place in the list.
+        """
+        if not requests:
+            return []
+        workers = min(self.max_concurrency, len(requests))
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="model-call") as pool:
+            futures = [
+                pool.submit(self.chat, r.role, r.messages, stage=r.stage, use_cache=r.use_cache, **r.params)
+                for r in requests
+            ]
+            results: list[Any] = []
+            try:
+                for future in futures:
+                    try:
+                        results.append(future.result())
+                    except Exception as exc:
+                        if not return_exceptions:
+                            raise
+                        results.append(exc)
+            except BaseException:
+                # A failure or Ctrl-C: drop the queued calls, let the running ones finish (and be cached).
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+        return results
+
+    def close(self) -> None:
+        with self._http_lock:
+            for http in self._http.values():
+                http.close()
+            self._http.clear()
+
+    def __enter__(self) -> "ModelClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _request_body(
+        self, role: ModelRoleSettings, messages: list[Message], params: dict[str, Any]
+    ) -> tuple[dict, float]:
+        chosen = {name: params.pop(name, getattr(role, name)) for name in _ROLE_OVERRIDES}
+        # max_completion_tokens: OpenAI's current name (its reasoning models reject max_tokens); vLLM accepts both.
+        body: dict[str, Any] = {
+            "model": role.model,
+            "messages": messages,
+            "temperature": chosen["temperature"],
+            "max_completion_tokens": chosen["max_tokens"],
+        }
+        if chosen["reasoning_effort"]:
+            body["reasoning_effort"] = chosen["reasoning_effort"]
+        body.update(role.extra_body)
+        body.update(params)
+        return body, float(chosen["timeout_s"])
+
+    def _http_client(self, role: ModelRoleSettings) -> openai.OpenAI:
+        # vLLM needs no key; the OpenAI library insists on one, so an unset variable becomes a placeholder.
+        api_key = os.environ.get(role.api_key_env, "") if role.api_key_env else ""
+        cache_key = (role.base_url, api_key)
+        with self._http_lock:
+            http = self._http.get(cache_key)
+            if http is None:
+                # Our own retry loop handles backoff and accounting, so the library's is off.
+                http = openai.OpenAI(base_url=role.base_url, api_key=api_key or "EMPTY", max_retries=0)
+                self._http[cache_key] = http
+            return http
+
+    def _call_live(
+        self,
+        role: str,
+        role_settings: ModelRoleSettings,
+        body: dict,
+        timeout_s: float,
+        stage: str,
+        key: str,
+        images: int,
+    ) -> ChatResult:
+        http = self._http_client(role_settings)
+        fields = {k: v for k, v in body.items() if k not in ("model", "messages")}
+
+        def attempt() -> Any:
+            with self._slots:
+                return http.chat.completions.create(
+                    model=body["model"], messages=body["messages"], extra_body=fields, timeout=timeout_s
+                )
+
+        retries = 0
+
+        def count_retry(_: BaseException) -> None:
+            nonlocal retries
+            retries += 1
+
+        describe = f"{role} model {role_settings.model!r} at {role_settings.base_url}"
+        started = time.perf_counter()
+        try:
+            response = call_with_retries(attempt, self.retry_policy, describe, on_retry=count_retry)
+        except Exception:
+            elapsed = time.perf_counter() - started
+            self.ledger.record(stage, role, calls=1, failures=1, retries=retries, latency_s=elapsed)
+            raise
+        latency = time.perf_counter() - started
+        result = _result_from_response(response, role, stage, key, latency)
+        self.ledger.record(
+            stage,
+            role,
+            calls=1,
+            retries=retries,
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+            images=images,
+            latency_s=latency,
+            scripted=int(result.scripted),
+        )
+        return result
+
+    def _replay(self, reply: dict[str, Any], role: str, stage: str, key: str) -> ChatResult:
+        scripted = bool(reply.get("scripted"))
+        self.ledger.record(stage, role, calls=1, cache_hits=1, scripted=int(scripted))
+        return ChatResult(
+            text=str(reply.get("text", "")),
+            role=role,
+            stage=stage,
+            model=str(reply.get("model", "")),
+            cached=True,
+            scripted=scripted,
+            latency_s=0.0,
+            prompt_tokens=int(reply.get("prompt_tokens", 0)),
+            completion_tokens=int(reply.get("completion_tokens", 0)),
+            finish_reason=reply.get("finish_reason"),
+            reasoning=str(reply.get("reasoning", "")),
+            key=key,
+        )
+
+    def _store(
+        self, key: str, result: ChatResult, role: ModelRoleSettings, body: dict, keyed_messages: list[Message]
+    ) -> None:
+        entry = {
+            "reply": {
+                "text": result.text,
+                "model": result.model,
+                "scripted": result.scripted,
+                "finish_reason": result.finish_reason,
+                "prompt_tokens": result.prompt_tokens,
+                "completion_tokens": result.completion_tokens,
+                "reasoning": result.reasoning,
+            },
+            # What was asked (images by digest) and where, so an entry can be read on its own.
+            "request": {**body, "messages": keyed_messages},
+            "served_by": role.base_url,
+            "stage": result.stage,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+        try:
+            self.cache.put(key, entry)
+        except OSError as exc:
+            log.warning("could not write the model call cache (%s); the answer is used but not kept", exc)
+
+
+def _result_from_response(response: Any, role: str, stage: str, key: str, latency: float) -> ChatResult:
+    choice = response.choices[0] if response.choices else None
+    message = choice.message if choice is not None else None
+    extra = (getattr(message, "model_extra", None) or {}) if message is not None else {}
+    usage = response.usage
+    model = response.model or ""
+    return ChatResult(
+        text=(message.content or "") if message is not None else "",
+        role=role,
+        stage=stage,
+        model=model,
+        cached=False,
+        scripted=is_scripted_reply(model, response.system_fingerprint),
+        latency_s=latency,
+        prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+        completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        finish_reason=choice.finish_reason if choice is not None else None,
+        reasoning=str(extra.get("reasoning_content") or extra.get("reasoning") or ""),
+        key=key,
+    )

@@ -1,0 +1,442 @@
+"""A local OpenAI-compatible HTTP server whose replies come from a script: for tests and demos only.
+
+It speaks enough of the API for the real `openai` client: `POST /v1/chat/completions`
+(non-streaming), `POST /v1/embeddings` and `GET /v1/models`. Nothing it says is a
+model's output, and it says so everywhere: every reply's model name is
+`scripted/<name>`, its `system_fingerprint` is "scripted", every response carries
+the header `X-Scripted: true`, and `ModelClient` marks such results `scripted=True`
+so usage tables label them "SCRIPTED (not a model result)".
+
+Script file (YAML or JSON)::
+
+    name: demo                 # replies report the model "scripted/demo" (default: the requested name)
+    delay_s: 0.2               # every request waits this long before answering (default 0)
+    embedding_dim: 64          # size of the /v1/embeddings vectors (default 64)
+    rules:                     # tried first, in order; the first that matches answers
+      - contains: "Label the actions"   # a substring of the searched text...
+        reply: '[{"action": "click"}]'
+      - regex: "objective of (.*)"      # ...or a regular expression (re.search, dot matches newline)
+        search: last_user               # what is searched: "prompt" (all message text, default) or "last_user"
+        reply: "Find the cheapest item"
+        times: 2                        # answers at most twice (default: no limit)
+    replies:                   # then these, one per request, in order
+      - "a plain reply"
+      - {reply: "a slow reply", delay_s: 1.5}
+      - {status: 429}          # answer this request with an HTTP error instead (429, 500, 503...)
+      - {status: 500, times: 2}
+    default: "OK"              # once the list is used up (without it, an exhausted script answers 400)
+
+A bare YAML/JSON list is a script of `replies` only. Any entry may carry `status`,
+`delay_s` and `times`; an entry with a status answers an OpenAI-style error body.
+
+Embeddings are deterministic hashed bags of words (each lower-cased word adds
++-1 to one of `embedding_dim` slots chosen by its sha1, then L2-normalised): texts
+sharing words are close, which is all a test of the plumbing needs. Token counts
+are whitespace-separated words of the text parts, images excluded.
+
+Every request is kept in `server.log` from the moment it arrives (method, path,
+headers with the key masked, the full JSON body; then status, reply and which
+entry answered) and appended to a JSONL file once answered when a file is
+given, so tests can assert exactly what was sent. `max_in_flight` records the
+most requests ever handled at once.
+
+    with ScriptedServer(["first", "second"]) as server:   # port 0: a free port
+        settings.models.vlm.base_url = server.base_url     # http://127.0.0.1:PORT/v1
+        ...
+        assert len(server.requests("/v1/chat/completions")) == 2
+
+    videodemo models scripted-server --script replies.yaml --port 8100
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from cli.errors import UserError
+from model_access.messages import prompt_text
+
+SCRIPTED_FINGERPRINT = "scripted"
+SCRIPTED_MODEL_PREFIX = "scripted/"
+_ENTRY_KEYS = {"reply", "status", "delay_s", "times"}
+_RULE_KEYS = _ENTRY_KEYS | {"contains", "regex", "search"}
+
+
+@dataclass
+class Entry:
+    reply: str = ""
+    status: int = 200
+    delay_s: float = 0.0
+    times: int | None = None  # None: unlimited (rules) / once (ordered replies, expanded on load)
+    contains: str | None = None
+    regex: re.Pattern[str] | None = None
+    search: str = "prompt"
+    used: int = 0
+
+    def matches(self, messages: list[dict[str, Any]]) -> bool:
+        if self.times is not None and self.used >= self.times:
+            return False
+        text = _last_user_text(messages) if self.search == "last_user" else prompt_text(messages)
+        if self.contains is not None and self.contains not in text:
+            return False
+        return self.regex is None or self.regex.search(text) is not None
+
+
+@dataclass
+class Script:
+    name: str = ""
+    delay_s: float = 0.0
+    embedding_dim: int = 64
+    rules: list[Entry] = field(default_factory=list)
+    replies: list[Entry] = field(default_factory=list)
+    default: Entry | None = None
+
+
+def load_script(source: Any, origin: str = "script") -> Script:
+    """A `Script` from a file path, a list of replies, or a mapping as documented above."""
+    if isinstance(source, Script):
+        return source
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.is_file():
+            raise UserError(f"script file {path} not found; pass an existing YAML or JSON file to --script")
+        try:
+            source = yaml.safe_load(path.read_text())
+        except yaml.YAMLError as exc:
+            raise UserError(f"script file {path} is not valid YAML/JSON: {' '.join(str(exc).split())}") from exc
+        origin = str(path)
+    if isinstance(source, list):
+        source = {"replies": source}
+    if not isinstance(source, dict):
+        raise UserError(f"{origin} must be a list of replies or a mapping with rules/replies/default")
+    unknown = set(source) - {"name", "delay_s", "embedding_dim", "rules", "replies", "default"}
+    if unknown:
+        raise UserError(f"{origin} has unknown keys {sorted(unknown)}; see model_access/scripted_server.py")
+    for section in ("rules", "replies"):
+        if not isinstance(source.get(section) or [], list):
+            raise UserError(f"{origin}: `{section}` must be a list")
+    script = Script(
+        name=str(source.get("name") or ""),
+        delay_s=float(source.get("delay_s") or 0.0),
+        embedding_dim=int(source.get("embedding_dim") or 64),
+    )
+    for i, raw in enumerate(source.get("rules") or []):
+        rule = _entry(raw, f"{origin} rule {i + 1}", _RULE_KEYS)
+        if rule.contains is None and rule.regex is None:
+            raise UserError(f"{origin} rule {i + 1} needs `contains` or `regex`")
+        script.rules.append(rule)
+    for i, raw in enumerate(source.get("replies") or []):
+        entry = _entry(raw, f"{origin} reply {i + 1}", _ENTRY_KEYS)
+        # An ordered entry with `times: n` is n consecutive answers.
+        script.replies.extend(_copy(entry) for _ in range(entry.times or 1))
+    if source.get("default") is not None:
+        script.default = _entry(source["default"], f"{origin} default", _ENTRY_KEYS)
+    return script
+
+
+class ScriptedServer:
+    """The server in a background thread; a context manager giving its base URL and request log."""
+
+    def __init__(
+        self, script: Any, host: str = "127.0.0.1", port: int = 0, log_path: Path | None = None, echo: bool = False
+    ) -> None:
+        self.script = load_script(script)
+        self.log: list[dict[str, Any]] = []
+        self.log_path = Path(log_path) if log_path else None
+        self.echo = echo
+        self.max_in_flight = 0
+        self._in_flight = 0
+        self._next_reply = 0
+        self._lock = threading.Lock()
+        self._httpd = _Server((host, port), _Handler)
+        self._httpd.scripted = self
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def requests(self, path_suffix: str = "/chat/completions") -> list[dict[str, Any]]:
+        """Logged requests whose path ends with `path_suffix`."""
+        with self._lock:
+            return [entry for entry in self.log if entry["path"].endswith(path_suffix)]
+
+    def start(self) -> "ScriptedServer":
+        # A short poll interval makes stop() quick; the default half second adds up over a test suite.
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="scripted-server", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        self._httpd.serve_forever()
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> "ScriptedServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- request handling (called from handler threads) --------------------------------------
+
+    def enter(self) -> None:
+        with self._lock:
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+
+    def leave(self) -> None:
+        with self._lock:
+            self._in_flight -= 1
+
+    def pick(self, messages: list[dict[str, Any]]) -> tuple[Entry | None, str]:
+        """The entry answering these messages and a label saying which one it was."""
+        with self._lock:
+            for i, rule in enumerate(self.script.rules):
+                if rule.matches(messages):
+                    rule.used += 1
+                    return rule, f"rule {i + 1}"
+            if self._next_reply < len(self.script.replies):
+                self._next_reply += 1
+                return self.script.replies[self._next_reply - 1], f"reply {self._next_reply}"
+            if self.script.default is not None:
+                return self.script.default, "default"
+            return None, "script exhausted"
+
+    def record(self, entry: dict[str, Any]) -> None:
+        """Log a request on arrival (status None until `finish`), so a test sees even one still running."""
+        with self._lock:
+            entry["n"] = len(self.log) + 1
+            self.log.append(entry)
+
+    def finish(self, entry: dict[str, Any], status: int, reply: str, label: str) -> None:
+        with self._lock:
+            entry.update(status=status, reply=reply, answered_by=label)
+            if self.log_path is not None:
+                with self.log_path.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(entry) + "\n")
+        if self.echo:
+            line = f"#{entry['n']} {entry['method']} {entry['path']} -> {entry['status']} ({entry['answered_by']})"
+            print(f"[scripted] {line}", file=sys.stderr, flush=True)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the default of 5 refuses connections under a 32-wide burst
+    scripted: ScriptedServer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as the openai client expects
+    # Headers and body go out in two writes; with Nagle on, keep-alive replies stall ~40 ms on delayed ACKs.
+    disable_nagle_algorithm = True
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
+        pass  # requests are logged by ScriptedServer.record instead
+
+    def do_GET(self) -> None:
+        scripted = self.server.scripted
+        if self.path.rstrip("/").endswith("/models"):
+            name = f"scripted/{scripted.script.name or 'model'}"
+            listing = [{"id": name, "object": "model", "created": 0, "owned_by": "scripted"}]
+            status, payload = 200, {"object": "list", "data": listing}
+        else:
+            status, payload = 404, _error(404, f"scripted server: no route GET {self.path}")
+        entry = self._log_entry(None)
+        scripted.record(entry)
+        scripted.finish(entry, status, "", "route")
+        self._send(status, payload)
+
+    def do_POST(self) -> None:
+        scripted = self.server.scripted
+        scripted.enter()
+        try:
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError as exc:
+                entry = self._log_entry(None)
+                scripted.record(entry)
+                scripted.finish(entry, 400, "", "bad request")
+                self._send(400, _error(400, f"scripted server: body is not JSON ({exc})"))
+                return
+            entry = self._log_entry(body)
+            scripted.record(entry)
+            if scripted.script.delay_s:
+                time.sleep(scripted.script.delay_s)
+            if self.path.endswith("/chat/completions"):
+                status, payload, reply, label = self._chat(body)
+            elif self.path.endswith("/embeddings"):
+                status, payload, reply, label = self._embeddings(body)
+            else:
+                payload = _error(404, f"scripted server: no route POST {self.path}")
+                status, reply, label = 404, "", "route"
+            # Finish the log entry before answering, so a test reading it after the reply sees the outcome.
+            scripted.finish(entry, status, reply, label)
+            self._send(status, payload)
+        finally:
+            scripted.leave()
+
+    def _chat(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], str, str]:
+        scripted = self.server.scripted
+        messages = body.get("messages") or []
+        entry, label = scripted.pick(messages)
+        if entry is None:
+            used = len(scripted.script.replies)
+            message = f"scripted server: script exhausted after {used} replies; add replies or a default"
+            return 400, _error(400, message), "", label
+        if entry.delay_s:
+            time.sleep(entry.delay_s)
+        if entry.status != 200:
+            return entry.status, _error(entry.status, f"scripted HTTP {entry.status} from {label}"), "", label
+        prompt_tokens = len(prompt_text(messages).split())
+        completion_tokens = len(entry.reply.split())
+        payload = {
+            "id": f"scripted-{len(scripted.log) + 1}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": f"scripted/{scripted.script.name or body.get('model') or 'model'}",
+            "system_fingerprint": SCRIPTED_FINGERPRINT,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": entry.reply},
+                    "finish_reason": "stop",
+                    "logprobs": None,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+        return 200, payload, entry.reply, label
+
+    def _embeddings(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], str, str]:
+        scripted = self.server.scripted
+        texts = body.get("input")
+        texts = [texts] if isinstance(texts, str) else texts
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            message = "scripted server: embeddings input must be a string or a list of strings"
+            return 400, _error(400, message), "", "bad request"
+        as_base64 = body.get("encoding_format") == "base64"
+        data = []
+        for i, text in enumerate(texts):
+            vector = hashed_bag_of_words(text, scripted.script.embedding_dim)
+            encoded: Any = base64.b64encode(vector.astype("<f4").tobytes()).decode() if as_base64 else vector.tolist()
+            data.append({"object": "embedding", "index": i, "embedding": encoded})
+        tokens = sum(len(t.split()) for t in texts)
+        name = f"scripted/{scripted.script.name or body.get('model') or 'embedding'}"
+        usage = {"prompt_tokens": tokens, "total_tokens": tokens}
+        payload = {"object": "list", "data": data, "model": name, "usage": usage}
+        return 200, payload, "", "hashed bag of words"
+
+    def _send(self, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("X-Scripted", "true")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _log_entry(self, body: Any) -> dict[str, Any]:
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        if "authorization" in headers:
+            headers["authorization"] = _mask(headers["authorization"])
+        return {
+            "time": time.time(),
+            "method": self.command,
+            "path": self.path,
+            "headers": headers,
+            "body": body,
+            "status": None,
+            "reply": "",
+            "answered_by": "",
+        }
+
+
+def is_scripted_reply(model: str | None, fingerprint: str | None = None) -> bool:
+    """Whether a response came from this server (clients use it to label results)."""
+    return fingerprint == SCRIPTED_FINGERPRINT or str(model or "").startswith(SCRIPTED_MODEL_PREFIX)
+
+
+def hashed_bag_of_words(text: str, dim: int) -> np.ndarray:
+    vector = np.zeros(dim, dtype=np.float32)
+    for word in re.findall(r"\w+", text.lower()):
+        digest = hashlib.sha1(word.encode()).digest()
+        vector[int.from_bytes(digest[:4], "little") % dim] += 1.0 if digest[4] & 1 else -1.0
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm else vector
+
+
+def _last_user_text(messages: list[dict[str, Any]]) -> str:
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            return prompt_text([message])
+    return ""
+
+
+def _error(status: int, message: str) -> dict[str, Any]:
+    return {"error": {"message": message, "type": "scripted_error", "code": status}}
+
+
+def _mask(value: str) -> str:
+    scheme, _, secret = value.partition(" ")
+    return f"{scheme} ...{secret[-4:]}" if secret else "..."
+
+
+def _entry(raw: Any, where: str, allowed: set[str]) -> Entry:
+    if isinstance(raw, str):
+        return Entry(reply=raw)
+    if not isinstance(raw, dict):
+        raise UserError(f"{where} must be a string or a mapping, got {raw!r}")
+    unknown = set(raw) - allowed
+    if unknown:
+        raise UserError(f"{where} has unknown keys {sorted(unknown)}; allowed: {sorted(allowed)}")
+    if "reply" not in raw and "status" not in raw:
+        raise UserError(f"{where} needs a `reply` or a `status`")
+    try:
+        regex = re.compile(str(raw["regex"]), re.DOTALL) if raw.get("regex") is not None else None
+    except re.error as exc:
+        raise UserError(f"{where} has an invalid regex: {exc}") from exc
+    search = str(raw.get("search", "prompt"))
+    if search not in ("prompt", "last_user"):
+        raise UserError(f"{where}: search must be 'prompt' or 'last_user', got {search!r}")
+    try:
+        return Entry(
+            reply=str(raw.get("reply", "")),
+            status=int(raw.get("status", 200)),
+            delay_s=float(raw.get("delay_s", 0.0)),
+            times=int(raw["times"]) if raw.get("times") is not None else None,
+            contains=str(raw["contains"]) if raw.get("contains") is not None else None,
+            regex=regex,
+            search=search,
+        )
+    except (TypeError, ValueError) as exc:
+        raise UserError(f"{where}: status and times must be whole numbers, delay_s a number ({exc})") from exc
+
+
+def _copy(entry: Entry) -> Entry:
+    return Entry(entry.reply, entry.status, entry.delay_s, None, entry.contains, entry.regex, entry.search)

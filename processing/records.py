@@ -1,0 +1,106 @@
+"""The typed records the offline half hands to the online half.
+
+Processing writes them (one JSON file per stage per video), the index stores
+them, and the agent reads them back through the index. They are plain data:
+`to_dict()` / `from_dict()` round-trip through JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+# Action kinds a labeler may emit (the VLM prompt lists the same set).
+ACTION_KINDS = ("click", "right_click", "hover", "type", "press", "scroll", "select", "drag", "goto")
+
+
+def _from_dict(cls, data: dict[str, Any]):
+    known = {f.name for f in fields(cls)}
+    return cls(**{key: value for key, value in data.items() if key in known})
+
+
+@dataclass
+class VideoRecord:
+    """One tutorial video and what is known about it before labeling."""
+
+    video_id: str  # stable name: the VideoWA `video` value, a file stem, or "yt-<id>"
+    path: str
+    source: str  # videowa_tutorials | dir | urls | sandbox | manifest
+    title: str = ""
+    description: str = ""
+    transcript: str = ""
+    duration_s: float = 0.0
+    task_keys: list[str] = field(default_factory=list)  # tasks that name this video, when known
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> VideoRecord:
+        return _from_dict(cls, data)
+
+
+@dataclass
+class LabeledAction:
+    """One action seen in a video, as a person would describe it."""
+
+    kind: str  # one of ACTION_KINDS
+    target: str  # the element as a person names it: "Add to Cart", "Search"
+    text: str = ""  # typed text, pressed key, chosen option or URL, where relevant
+    start_frame: int = 0  # index into the video's keyframes
+    end_frame: int = 0
+    start_s: float = 0.0
+    end_s: float = 0.0
+    labeler: str = "vlm"  # which labeler produced it ("vlm", "ocr", "ground_truth")
+
+    def describe(self) -> str:
+        """One short line, used in prompts and galleries."""
+        target = f' "{self.target}"' if self.target else ""
+        if self.kind == "type":
+            return f'type "{self.text}" into{target}'
+        if self.kind in ("press", "goto") and self.text:
+            return f"{self.kind} {self.text}"
+        if self.kind == "select" and self.text:
+            return f'select "{self.text}" in{target}'
+        return f"{self.kind}{target}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LabeledAction:
+        return _from_dict(cls, data)
+
+
+@dataclass
+class Trajectory:
+    """A contiguous run of actions a[i..j] of one video, tagged with the objective it accomplishes."""
+
+    trajectory_id: str  # f"{video_id}/{i}-{j}"
+    video_id: str
+    objective: str
+    actions: list[LabeledAction]
+    step_keyframes: list[str]  # keyframe image shown before each action (same length as actions)
+    first_frame: str  # the frame before a[i]
+    last_frame: str  # the frame after a[j]
+    start_s: float
+    end_s: float
+    span: tuple[int, int]  # (i, j), inclusive indices into the video's action list
+    objective_source: str = "vlm"  # "vlm" (the method) or "derived" (model-free baseline)
+    checks: dict[str, Any] = field(default_factory=dict)  # trajectory-filtering verdicts and reasons
+
+    @property
+    def length(self) -> int:
+        return len(self.actions)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["span"] = list(self.span)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Trajectory:
+        record = _from_dict(cls, data)
+        record.actions = [LabeledAction.from_dict(a) if isinstance(a, dict) else a for a in record.actions]
+        record.span = tuple(record.span)
+        return record
