@@ -1,9 +1,202 @@
-"""Command-line registration for `processing` (commands land here as the package grows)."""
+"""`process-videos` (also `videodemo process-videos`) and `videodemo index inspect`."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from processing.sources import SourceResult
+    from settings import Settings
+
+SOURCES = ("videowa_tutorials", "dir", "urls", "sandbox", "manifest")
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
-    """No processing commands yet."""
+    from model_access.cli import add_model_arguments
+
+    parser = subparsers.add_parser(
+        "process-videos",
+        parents=[common],
+        help="turn tutorial videos into objective-tagged trajectories and index them",
+        description="Changed frames, VLM action labeling, merging, action filtering, trajectory construction and "
+        "filtering, then the FAISS index; every stage is cached, so a re-run only does what changed.",
+    )
+    parser.add_argument("--source", required=True, choices=SOURCES, help="where the videos come from")
+    add = parser.add_argument
+    add("--videos", metavar="DIR", help="video folder (dir; videowa_tutorials: default <cache>/videos/videowa)")
+    add("--tasks", metavar="PATH", help="task config file or folder naming the videos (videowa_tutorials)")
+    add("--urls", nargs="+", metavar="URL_OR_FILE", help="video URLs, or files of one URL per line (urls)")
+    add("--manifest", nargs="+", metavar="FILE", help="manifests written by retrieval (manifest)")
+    add("--workers", type=int, metavar="N", help="videos processed at once (processing.workers)")
+    add("--limit", type=int, metavar="N", help="process only the first N videos")
+    add("--dry-run", action="store_true", help="list the videos, what is stored and the model calls to come")
+    add("--no-action-filtering", action="store_true", help="keep all actions (processing.action_filtering=false)")
+    add("--no-trajectory-filtering", action="store_true",
+        help="keep every named trajectory (processing.trajectory_filtering=false)")  # fmt: skip
+    add("--labeler", metavar="NAME", help="who labels actions (processing.labeler; the method: vlm)")
+    add("--objectives", metavar="NAME", help="who names objectives (processing.objectives; the method: vlm)")
+    add("--index", metavar="DIR", help="trajectory index folder (default <cache>/index)")
+    add_model_arguments(parser)
+    parser.set_defaults(handler=_process_videos)
+
+    index = subparsers.add_parser("index", parents=[common], help="the trajectory index: look at what it holds")
+    sub = index.add_subparsers(dest="index_command", metavar="ACTION", required=True)
+    inspect = sub.add_parser("inspect", parents=[common], help="write an HTML page of the trajectories, per video")
+    inspect.add_argument("--index", metavar="DIR", help="trajectory index folder (default <cache>/index)")
+    inspect.add_argument("--video", action="append", metavar="ID", help="only this video (repeatable)")
+    inspect.add_argument("--out", metavar="FILE", help="page to write (default <index>/gallery.html)")
+    inspect.set_defaults(handler=_inspect)
+
+
+def _settings(args: argparse.Namespace) -> "Settings":
+    from cli.errors import UserError
+    from cli.main import load_settings_from_args
+    from model_access.cli import apply_model_arguments
+
+    settings = load_settings_from_args(args)
+    apply_model_arguments(args, settings)
+    p = settings.processing
+    if getattr(args, "no_action_filtering", False):
+        p.action_filtering = False
+    if getattr(args, "no_trajectory_filtering", False):
+        p.trajectory_filtering = False
+    if getattr(args, "labeler", None):
+        p.labeler = args.labeler
+    if getattr(args, "objectives", None):
+        p.objectives = args.objectives
+    if getattr(args, "workers", None) is not None:
+        p.workers = args.workers
+    if p.workers < 1:
+        raise UserError(f"--workers is {p.workers}: pass 1 or more")
+    return settings
+
+
+def _index_dir(args: argparse.Namespace, settings: "Settings") -> Path:
+    return Path(args.index).expanduser() if getattr(args, "index", None) else settings.paths.index_dir
+
+
+def resolve_source(args: argparse.Namespace, settings: "Settings", dry_run: bool) -> "SourceResult":
+    from cli.errors import UserError
+    from processing import sources
+
+    if args.source == "dir":
+        if not args.videos:
+            raise UserError("--source dir needs --videos DIR: the folder holding the videos")
+        return sources.from_dir(args.videos, settings)
+    if args.source == "videowa_tutorials":
+        if not args.tasks:
+            raise UserError("--source videowa_tutorials needs --tasks PATH: the VideoWA task configs (file or folder)")
+        videos = args.videos or settings.paths.videos_dir / "videowa"
+        return sources.from_videowa(videos, args.tasks, settings)
+    if args.source == "sandbox":
+        return sources.from_sandbox(settings)
+    if args.source == "manifest":
+        if not args.manifest:
+            raise UserError("--source manifest needs --manifest FILE...: manifests written by retrieval")
+        return sources.from_manifests(args.manifest, settings)
+    from processing.downloads import from_urls, read_url_list
+
+    urls = read_url_list(args.urls or [])
+    if not urls:
+        raise UserError("--source urls needs --urls URL... (or a file of one URL per line)")
+    return from_urls(urls[: args.limit] if args.limit else urls, settings, dry_run=dry_run)  # download no more
+
+
+def _process_videos(args: argparse.Namespace) -> int:
+    import time
+
+    from cli.errors import UserError
+    from model_access.client import ModelClient
+    from model_access.embeddings import Embedder
+    from processing.artifacts import write_json_atomic
+    from processing.index import TrajectoryIndex
+    from processing.pipeline import Pipeline
+    from processing.summary import RunSummary
+
+    settings = _settings(args)
+    if args.limit is not None and args.limit < 1:
+        raise UserError(f"--limit is {args.limit}: pass 1 or more")
+    index_dir = _index_dir(args, settings)
+    started = time.perf_counter()
+    with ModelClient(settings) as client:
+        if args.dry_run:
+            index = TrajectoryIndex.load(index_dir, settings) if (index_dir / "trajectories.sqlite").is_file() else None
+            pipeline = Pipeline(settings, client, index)
+            return _dry_run(args, settings, pipeline)
+        pipeline = Pipeline(settings, client, None, recompute=not settings.models.use_cache)
+        pipeline.check_roles()  # before any video is touched
+        pipeline.index = TrajectoryIndex.open(index_dir, settings, Embedder(settings, client.ledger))
+        pipeline.index.check_embedding_model()
+        found = resolve_source(args, settings, dry_run=False)
+        for name, line in found.problems:
+            print(f"skipped {name}: {line}")
+        videos = found.videos[: args.limit] if args.limit else found.videos
+        if found.catalogue is not None:
+            write_json_atomic(settings.paths.processed_dir / "videowa_catalogue.json", found.catalogue)
+        print(f"processing {len(videos)} video(s) with {settings.processing.workers} worker(s)")
+        outcomes = pipeline.run(videos, settings.processing.workers)
+        summary = RunSummary(
+            outcomes,
+            found.problems,
+            client.ledger,
+            time.perf_counter() - started,
+            index_dir=str(index_dir),
+            index_trajectories=len(pipeline.index),
+            index_videos=len(pipeline.index.videos()),
+        )
+    print(summary.format())
+    summary_path = settings.paths.processed_dir / "summary.json"
+    write_json_atomic(summary_path, summary.to_dict())
+    print(f"summary written to {summary_path}")
+    if summary.failed:
+        return 1
+    return 0 if videos else 1
+
+
+def _dry_run(args: argparse.Namespace, settings: "Settings", pipeline) -> int:
+    found = resolve_source(args, settings, dry_run=True)
+    for name, line in found.problems:
+        print(f"skipped {name}: {line}")
+    for url in found.not_downloaded:
+        print(f"would download {url} (its model calls are counted once it is downloaded)")
+    videos = found.videos[: args.limit] if args.limit else found.videos
+    print(f"dry run: {len(videos)} video(s) would be processed; no model call is made")
+    total, exact = 0, True
+    for video in videos:
+        plan = pipeline.plan(video)
+        if "error" in plan:
+            print(f"  {video.video_id}: cannot be processed: {plan['error']}")
+            continue
+        stored = ", ".join(plan["stored"]) or "nothing"
+        todo = ", ".join(plan["todo"]) or "nothing"
+        print(f"  {video.video_id} ({video.duration_s:.1f} s): stored: {stored}; to do: {todo}")
+        for stage, calls, basis in plan["calls"]:
+            print(f"      {stage}: {calls} model call(s) ({basis})")
+        total += plan["trajectory_calls"]
+        exact = exact and (plan["trajectory_exact"] or not plan["trajectory_calls"])
+    qualifier = "exact" if exact else "partly estimated, see above"
+    print(f"trajectory stage: {total} model call(s) in all ({qualifier})")
+    return 0
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    from cli.errors import UserError
+    from cli.main import load_settings_from_args
+    from processing.gallery import write_gallery
+    from processing.index import TrajectoryIndex
+
+    settings = load_settings_from_args(args)
+    index_dir = _index_dir(args, settings)
+    index = TrajectoryIndex.load(index_dir, settings)
+    known = index.videos()
+    if args.video:
+        unknown = [video for video in args.video if video not in known]
+        if unknown:
+            listing = ", ".join(known[:10]) + (" ..." if len(known) > 10 else "")
+            raise UserError(f"video {unknown[0]!r} is not in the index {index_dir}; it holds: {listing or 'no video'}")
+    out = Path(args.out).expanduser() if args.out else index_dir / "gallery.html"
+    videos, trajectories = write_gallery(index, out, args.video)
+    print(f"wrote {out}: {trajectories} trajectories from {videos} video(s); open {out.resolve().as_uri()}")
+    return 0

@@ -137,6 +137,35 @@ class ModelSettings:
 
 
 @dataclass
+class OcrLabelerSettings:
+    """The model-free action labeler (`--labeler ocr`): pointer, pixel differences and OCR."""
+
+    # Frames looked at per second: clicks, keystrokes and wheel notches are a fraction of a second apart.
+    analysis_fps: float = 8.0
+    # Seconds of recent frames kept to read a target from a moment the pointer did not cover it.
+    buffer_s: float = 3.0
+    # Per-pixel grey-level difference between frames that counts as change; compression shimmer stays below.
+    change_noise: int = 30
+    # Normalised template-matching score above which a pointer shape counts as found.
+    cursor_min_score: float = 0.7
+    # What shows a click: "ring" (a recorder's click highlight), "dwell" (pointer rests, then the
+    # screen changes near it) or "auto" (rings when the video has any, else dwell).
+    click_evidence: str = "auto"
+    # Share of the frame that must change at once to count as a new page.
+    page_change_fraction: float = 0.25
+    # Typing is over after this long without new ink in the field.
+    typing_quiet_s: float = 1.0
+    # Enter pressed within this long after the last key is part of the typing, as a person describes it.
+    enter_pause_s: float = 1.0
+    # How far (pixels, at 1280 wide) from the pointer tip a text may be and still name the target.
+    target_radius_px: int = 60
+    # OCR lines read with a lower confidence are ignored.
+    ocr_min_score: float = 0.5
+    # When scoring any labeler against ground truth: how far apart in time (s) two actions may be and still match.
+    score_tolerance_s: float = 1.0
+
+
+@dataclass
 class ProcessingSettings:
     # 2 fps catches every UI change of a human-paced recording at a tenth of the frames.
     sample_fps: float = 2.0
@@ -166,6 +195,16 @@ class ProcessingSettings:
     workers: int = 1
     # JPEG quality of keyframes written to the cache.
     keyframe_quality: int = 85
+    # Frames are shrunk to this longest side (pixels) before a model sees them; 1280 sends 720p as recorded.
+    model_image_max_side: int = 1280
+    # Ask the VLM whether each named trajectory really fits its objective, and drop those that do not.
+    trajectory_filtering: bool = True
+    # Transcript characters the action filter reads: enough to tell the video's task, bounded cost.
+    filter_transcript_chars: int = 6000
+    # Folder of prompt templates that replace the bundled ones (processing/prompts) file by file; "" = bundled.
+    prompts_dir: str = ""
+    # Knobs of the model-free labeler (`labeler: ocr`).
+    ocr_labeler: OcrLabelerSettings = field(default_factory=OcrLabelerSettings)
 
 
 @dataclass
@@ -217,6 +256,17 @@ class RetrievalSettings:
     verification_frames: int = 10
     # Download bound: 720p keeps text legible and files small.
     max_height: int = 720
+    # "Under 10 words", as in the method; a longer query is asked for again, then cut.
+    query_max_words: int = 9
+    # Where yt-dlp fetches a video; "{id}" is the YouTube id (tests point it at a local server).
+    download_url_template: str = "https://www.youtube.com/watch?v={id}"
+    # Transcript characters the content check reads: enough to tell what the video does, bounded cost.
+    verification_transcript_chars: int = 6000
+    # Frames for the content check are shrunk to this width: UI still recognisable, images cheap.
+    verification_frame_width: int = 768
+    # Retries of a failed YouTube API request (5xx, connection errors) and its timeout.
+    api_retries: int = 2
+    api_timeout_s: float = 30.0
 
 
 @dataclass

@@ -30,3 +30,29 @@ def quiet(recordings_dir: Path) -> Recording:
 @pytest.fixture
 def processing_settings() -> ProcessingSettings:
     return ProcessingSettings()
+
+
+@pytest.fixture(scope="session")
+def tutorial_videos(tmp_path_factory) -> dict[str, Path]:
+    """search_tutorial.mp4 and cart_tutorial.mp4 (a few seconds each) in a folder of their own."""
+    from tests.processing.pipeline_helpers import render_tutorials
+
+    return render_tutorials(tmp_path_factory.mktemp("tutorials"))
+
+
+@pytest.fixture
+def scripted_model():
+    """scripted_model(extra_rules=None, **server options): the pipeline's SCRIPTED model server, stopped after the test."""
+    from model_access.scripted_server import ScriptedServer
+    from tests.processing.pipeline_helpers import pipeline_script
+
+    servers = []
+
+    def start(extra_rules=None, **options):
+        server = ScriptedServer(pipeline_script(extra_rules), **options).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()

@@ -1,0 +1,127 @@
+"""The `urls` source: download videos with yt-dlp into `<cache>/videos/`, with their subtitles.
+
+A URL is downloaded once: `<cache>/videos/urls.json` remembers which video id each
+URL gave and the title and description yt-dlp reported, so a re-run finds the file
+without asking the network. Ids: "yt-<id>" for YouTube (as retrieval names them),
+"<site>-<id>" for other sites. Subtitles and automatic captions in
+`retrieval.language` are saved beside the video, where `transcripts` finds them.
+A URL that fails is reported on its own line and the others go on.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from processing.artifacts import read_json, write_json_atomic
+from processing.sources import SourceResult, file_record, probe_all
+from settings.schema import Settings
+
+log = logging.getLogger(__name__)
+REGISTRY_NAME = "urls.json"
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def read_url_list(items: list[str]) -> list[str]:
+    """URLs given directly and the lines of files given instead (blank lines and # comments skipped)."""
+    urls: list[str] = []
+    for item in items:
+        path = Path(item)
+        if "://" not in item and path.is_file():
+            lines = path.read_text(encoding="utf-8").splitlines()
+            urls += [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
+        else:
+            urls.append(item.strip())
+    return list(dict.fromkeys(url for url in urls if url))
+
+
+def video_id_for(info: dict) -> str:
+    extractor = str(info.get("extractor_key") or info.get("extractor") or "web").lower()
+    prefix = "yt" if extractor.startswith("youtube") else _UNSAFE.sub("", extractor) or "web"
+    return f"{prefix}-{_UNSAFE.sub('_', str(info.get('id') or 'video'))}"
+
+
+def from_urls(urls: list[str], settings: Settings, dry_run: bool = False) -> SourceResult:
+    folder = settings.paths.videos_dir
+    registry_path = folder / REGISTRY_NAME
+    registry: dict[str, dict] = read_json(registry_path) or {}
+    result = SourceResult()
+    paths: dict[Path, tuple[str, dict]] = {}
+    for url in urls:
+        known = registry.get(url)
+        path = Path(known["path"]) if known else None
+        if known is None or path is None or not path.is_file():
+            if dry_run:
+                result.not_downloaded.append(url)
+                continue
+            try:
+                known = _download(url, folder, settings)
+            except Exception as exc:  # yt-dlp raises its own errors for every network or site failure
+                reason = " ".join(str(exc).replace("ERROR: ", "").split())[:300]
+                result.problems.append((url, f"download of {url} failed ({reason}): check the URL and the network"))
+                continue
+            registry[url] = known
+            write_json_atomic(registry_path, registry)
+            path = Path(known["path"])
+        paths[path] = (url, known)
+    good, problems = probe_all(list(paths))
+    result.problems += problems
+    for info in good:
+        url, known = paths[info.path]
+        record = file_record(info, known["video_id"], "urls", settings)
+        record.title = known.get("title") or record.title
+        record.description = known.get("description") or ""
+        result.videos.append(record)
+    return result
+
+
+def _download(url: str, folder: Path, settings: Settings) -> dict:
+    import yt_dlp
+
+    folder.mkdir(parents=True, exist_ok=True)
+    height = settings.retrieval.max_height
+    options = {
+        "quiet": True,
+        "no_warnings": True,
+        "noprogress": True,
+        "logger": _QuietLogger(),
+        "outtmpl": str(folder / "%(video_id)s.%(ext)s"),
+        # The best stream within the height bound, as mp4 where the site offers it.
+        "format": f"bv*[height<={height}]+ba/b[height<={height}]/bv*+ba/b",
+        "merge_output_format": "mp4",
+        "writesubtitles": True,
+        "writeautomaticsub": True,
+        "subtitleslangs": [settings.retrieval.language],
+        "subtitlesformat": "vtt/srt/best",
+    }
+    with yt_dlp.YoutubeDL(options) as downloader:
+        info = downloader.extract_info(url, download=False)
+        video_id = video_id_for(info)
+        info["video_id"] = video_id
+        info = downloader.process_ie_result(info, download=True)
+        downloads = info.get("requested_downloads") or []
+        path = Path(downloads[0]["filepath"]) if downloads else Path(downloader.prepare_filename(info))
+    log.info("downloaded %s to %s", url, path)
+    return {
+        "video_id": video_id,
+        "path": str(path),
+        "title": str(info.get("title") or ""),
+        "description": str(info.get("description") or ""),
+    }
+
+
+class _QuietLogger:
+    """yt-dlp prints errors itself; they are reported once, per URL, by the caller instead."""
+
+    def debug(self, message: str) -> None:
+        log.debug("yt-dlp: %s", message)
+
+    def info(self, message: str) -> None:
+        log.debug("yt-dlp: %s", message)
+
+    def warning(self, message: str) -> None:
+        log.debug("yt-dlp warning: %s", message)
+
+    def error(self, message: str) -> None:
+        log.debug("yt-dlp error: %s", message)

@@ -1,0 +1,383 @@
+"""Tutorial videos to objective-tagged trajectories in the index: the stages of one video, and many videos.
+
+Per video, in order (each stage's output cached in `artifacts`, keyed by its inputs):
+changed_frames -> labeling -> merging -> action_filtering -> trajectories ->
+trajectory_filtering -> index. A stage whose key matches its stored output is not
+run; a killed run loses at most the stage in progress, and even that stage's
+finished model calls replay from the model-call cache.
+
+Videos run in parallel threads (`--workers`). Threads suffice: the work that is not
+waiting on a model server is ffmpeg (a subprocess) and OpenCV/NumPy frame
+comparison, which release the GIL, and all model calls share one `ModelClient`,
+so `models.max_concurrency` bounds the requests in flight across every video.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from cli.errors import UserError
+from model_access.client import ModelClient
+from processing import artifacts as art
+from processing.artifacts import VideoArtifacts, digest, stage_key
+from processing.changed_frames import KeyFrame, detect_changed_frames
+from processing.index import TrajectoryIndex
+from processing.plugins import Clip, create_labeler, create_objective_maker
+from processing.records import LabeledAction, Trajectory, VideoRecord
+from processing.stages import action_filtering, merging, trajectory_filtering
+from processing.stages.asking import StageStats
+from processing.stages.trajectories import build_trajectory, subsequence_count, subsequences
+from processing.summary import STAGES, StageRun, VideoOutcome
+from settings.schema import Settings
+
+log = logging.getLogger(__name__)
+
+CHANGED_FRAMES_SETTINGS = (
+    "sample_fps", "change_threshold", "diff_width", "diff_noise_floor", "pointer_allowance", "keyframe_quality",
+)  # fmt: skip
+
+
+class _NotCached(Exception):
+    """Dry run: the stage would have to run; the stages after it are unknown."""
+
+
+@dataclass
+class _Video:
+    """What one video's stages have produced so far."""
+
+    record: VideoRecord
+    files: VideoArtifacts
+    outcome: VideoOutcome
+    dry_run: bool = False
+    tag: str = ""  # "[2/5]": which of the run's videos it is, for progress lines
+    keyframes: list[KeyFrame] = field(default_factory=list)
+    keyframes_digest: str = ""
+
+
+class Pipeline:
+    def __init__(
+        self,
+        settings: Settings,
+        client: ModelClient,
+        index: TrajectoryIndex | None,
+        *,
+        recompute: bool = False,
+        report: Callable[[str], None] = print,
+    ) -> None:
+        self.settings = settings
+        self.client = client
+        self.index = index
+        self.recompute = recompute
+        self.labeler = create_labeler(settings)
+        self.objective_maker = create_objective_maker(settings)
+        self._report = report
+        self._report_lock = threading.Lock()
+
+    # -- checks before any video ------------------------------------------------------------------
+
+    def required_roles(self) -> list[str]:
+        """Model roles the configured stages call: checked before any video is touched."""
+        p = self.settings.processing
+        roles = list(self.labeler.roles) + list(self.objective_maker.roles)
+        if len(self.labeler.roles) or p.action_filtering:
+            roles.append("llm")  # merging (clips from a labeler that calls a model) and action filtering
+        if p.trajectory_filtering:
+            roles.append("vlm")
+        return list(dict.fromkeys(roles))
+
+    def check_roles(self) -> None:
+        for role in self.required_roles():
+            self.client.role_settings(role)  # a clear one-line UserError when the role is not set up
+
+    # -- running ----------------------------------------------------------------------------------
+
+    def run(self, videos: list[VideoRecord], workers: int = 1) -> list[VideoOutcome]:
+        """Process every video (`workers` at a time); a failing video is reported and the others go on."""
+        total = len(videos)
+        numbered = [(n, video) for n, video in enumerate(videos, 1)]
+        if workers <= 1 or total <= 1:
+            return [self.process(video, f"[{n}/{total}]") for n, video in numbered]
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="video") as pool:
+            return list(pool.map(lambda item: self.process(item[1], f"[{item[0]}/{total}]"), numbered))
+
+    def process(self, video: VideoRecord, tag: str = "") -> VideoOutcome:
+        state = self._start(video, tag, dry_run=False)
+        self._say(state, f"{video.duration_s:.1f} s video from {video.source} ({video.path})")
+        try:
+            self._stages(state)
+        except UserError as exc:
+            state.outcome.ok, state.outcome.reason = False, str(exc)
+            self._say(state, f"failed: {exc}")
+        except Exception as exc:  # a bug must not cost the other videos their run; the traceback goes to the log
+            log.exception("processing %s failed", video.video_id)
+            state.outcome.ok, state.outcome.reason = False, f"internal error: {type(exc).__name__}: {exc}"
+            self._say(state, f"failed: {state.outcome.reason}")
+        return state.outcome
+
+    def plan(self, video: VideoRecord) -> dict[str, Any]:
+        """Dry run of one video: which stages are stored, and how many model calls the others need. Sends nothing."""
+        state = self._start(video, "", dry_run=True)
+        try:
+            self._stages(state)
+        except _NotCached:
+            pass
+        except UserError as exc:
+            return {"video_id": video.video_id, "error": str(exc)}
+        return self._estimate(state)
+
+    # -- the stages of one video --------------------------------------------------------------------
+
+    def _start(self, video: VideoRecord, tag: str, dry_run: bool) -> _Video:
+        files = VideoArtifacts(self.settings.paths.processed_dir, video.video_id)
+        state = _Video(video, files, VideoOutcome(video.video_id, ok=True), dry_run=dry_run, tag=tag)
+        if not dry_run:
+            art.write_json_atomic(files.folder / "video.json", video.to_dict())
+        return state
+
+    def _stages(self, state: _Video) -> None:
+        outcome = state.outcome
+        keyframe_data = self._changed_frames(state)
+        state.keyframes = [KeyFrame.from_json(item, state.files.folder) for item in keyframe_data]
+        state.keyframes_digest = digest(keyframe_data)
+        outcome.keyframes = len(state.keyframes)
+        if not state.keyframes:
+            raise UserError(f"video {state.record.path} gave no frames: check it plays, or remove it")
+
+        clip_data = self._stage(
+            state,
+            "labeling",
+            inputs={"keyframes": state.keyframes_digest},
+            identity=self.labeler.identity(),
+            compute=lambda: self._label(state),
+            note=lambda data: f"{len(data)} clip(s), {sum(len(c['actions'] or []) for c in data)} actions",
+        )
+        merged_data = self._stage(
+            state,
+            "merging",
+            inputs={"clips": digest(clip_data)},
+            identity=merging.identity(self.settings),
+            compute=lambda: self._merge(state, clip_data),
+            note=lambda data: f"{len(data)} actions",
+        )
+        outcome.labeled_actions = len(merged_data)
+        filtered_data = self._stage(
+            state,
+            "action_filtering",
+            inputs={
+                "actions": digest(merged_data),
+                "video": action_filtering.video_inputs(state.record, self.settings),
+            },
+            identity=action_filtering.identity(self.settings),
+            compute=lambda: self._filter_actions(state, merged_data),
+            note=lambda data: f"{len(data['kept'])} of {len(merged_data)} actions kept",
+        )
+        actions = [LabeledAction.from_dict(a) for a in filtered_data["actions"]]
+        outcome.actions = len(actions)
+        limit = self.settings.processing.max_trajectory_actions
+        named_data = self._stage(
+            state,
+            "trajectories",
+            inputs={"actions": digest(filtered_data["actions"]), "keyframes": state.keyframes_digest},
+            identity={"max_trajectory_actions": limit, "maker": self.objective_maker.identity()},
+            compute=lambda: self._name_objectives(state, actions),
+            note=lambda data: f"{len(data['named'])} of {data['asked']} subsequences named an objective",
+        )
+        outcome.spans, outcome.named = named_data["asked"], len(named_data["named"])
+        checked = self._stage(
+            state,
+            "trajectory_filtering",
+            inputs={"named": digest(named_data), "keyframes": state.keyframes_digest},
+            identity=trajectory_filtering.identity(self.settings),
+            compute=lambda: self._check(state, actions, named_data),
+            note=lambda data: f"{len(data['kept'])} kept, {len(data['dropped'])} dropped",
+        )
+        outcome.kept, outcome.dropped = len(checked["kept"]), len(checked["dropped"])
+        self._add_to_index(state, checked)
+
+    def _changed_frames(self, state: _Video) -> list[dict[str, Any]]:
+        path = Path(state.record.path)
+        if not path.is_file():
+            raise UserError(f"video {path} does not exist any more: check the path or remove it from the source")
+        p = self.settings.processing
+        return self._stage(
+            state,
+            "changed_frames",
+            inputs={"video_sha256": state.files.file_hash(path, remember=not state.dry_run)},
+            identity={name: getattr(p, name) for name in CHANGED_FRAMES_SETTINGS},
+            compute=lambda: self._detect(state),
+            note=lambda data: f"{len(data)} keyframes",
+            valid=lambda data: all((state.files.folder / item["path"]).is_file() for item in data),
+        )
+
+    def _stage(
+        self,
+        state: _Video,
+        name: str,
+        *,
+        inputs: Any,
+        identity: dict[str, Any],
+        compute: Callable[[], tuple[Any, StageStats]],
+        note: Callable[[Any], str],
+        valid: Callable[[Any], bool] | None = None,
+    ) -> Any:
+        """The stage's stored output when its key matches (and `valid` agrees), else computed and stored."""
+        key = stage_key(name, inputs, identity)
+        entry = None if self.recompute else state.files.load(name, key)
+        if entry is not None and (valid is None or valid(entry["data"])):
+            run = StageRun(reused=True, note=note(entry["data"]))
+            state.outcome.stages[name] = run
+            if not state.dry_run:
+                self._say(state, f"{name}: stored ({run.note})")
+            return entry["data"]
+        if state.dry_run:
+            raise _NotCached(name)
+        started = time.perf_counter()
+        data, stats = compute()
+        seconds = time.perf_counter() - started
+        state.files.save(name, key, data, {**stats.to_dict(), "seconds": round(seconds, 3)})
+        run = StageRun(False, seconds, stats.calls, stats.cached, stats.retried, stats.unparseable, note(data))
+        state.outcome.stages[name] = run
+        state.outcome.problems += stats.problems
+        plural = "s" if stats.calls != 1 else ""
+        calls = f", {stats.calls} model call{plural} ({stats.cached} cached)" if stats.calls else ""
+        skipped = f", {stats.unparseable} unreadable replies skipped" if stats.unparseable else ""
+        self._say(state, f"{name}: {run.note}{calls}{skipped} in {seconds:.1f}s")
+        return data
+
+    def _detect(self, state: _Video) -> tuple[list[dict[str, Any]], StageStats]:
+        keyframes = detect_changed_frames(state.record.path, self.settings.processing, state.files.keyframes_dir)
+        return [keyframe.to_json(state.files.folder) for keyframe in keyframes], StageStats()
+
+    def _label(self, state: _Video) -> tuple[list[dict[str, Any]], StageStats]:
+        clips, stats = self.labeler.label(state.record, state.keyframes, self.client)
+        return [clip.to_dict() for clip in clips], stats
+
+    def _merge(self, state: _Video, clip_data: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], StageStats]:
+        clips = [Clip.from_dict(item) for item in clip_data]
+        actions, stats = merging.merge_clips(clips, self.settings, self.client, state.record.video_id)
+        return [action.to_dict() for action in actions], stats
+
+    def _filter_actions(self, state: _Video, merged: list[dict[str, Any]]) -> tuple[dict[str, Any], StageStats]:
+        actions = [LabeledAction.from_dict(item) for item in merged]
+        kept, stats = action_filtering.filter_actions(state.record, actions, self.settings, self.client)
+        return {"kept": kept, "actions": [merged[i] for i in kept]}, stats
+
+    def _name_objectives(self, state: _Video, actions: list[LabeledAction]) -> tuple[dict[str, Any], StageStats]:
+        spans = subsequences(len(actions), self.settings.processing.max_trajectory_actions)
+        objectives, stats = self.objective_maker.name_objectives(
+            state.record, actions, state.keyframes, spans, self.client
+        )
+        named = [{"span": [i, j], "objective": o} for (i, j), o in zip(spans, objectives) if o]
+        return {"asked": len(spans), "source": self.objective_maker.name, "named": named}, stats
+
+    def _check(
+        self, state: _Video, actions: list[LabeledAction], named_data: dict[str, Any]
+    ) -> tuple[dict[str, Any], StageStats]:
+        trajectories = [
+            build_trajectory(
+                state.record.video_id, actions, state.keyframes, (item["span"][0], item["span"][1]),
+                item["objective"], named_data.get("source", "vlm"),
+            )
+            for item in named_data["named"]
+        ]  # fmt: skip
+        kept, dropped, stats = trajectory_filtering.check_trajectories(
+            trajectories, state.keyframes, self.settings, self.client
+        )
+        # Stored with frame paths relative to the video's folder, so the cache can move; the index gets them absolute.
+        folder = state.files.folder
+        data = {"kept": [_rebase(t, folder, relative=True).to_dict() for t in kept],
+                "dropped": [_rebase(t, folder, relative=True).to_dict() for t in dropped]}  # fmt: skip
+        return data, stats
+
+    def _add_to_index(self, state: _Video, checked: dict[str, Any]) -> None:
+        if self.index is None:
+            return
+        folder = state.files.folder
+        source_key = digest(
+            {"trajectories": checked["kept"], "folder": str(folder.resolve()), "video": state.record.to_dict()}
+        )
+        if not self.recompute and self.index.source_key(state.record.video_id) == source_key:
+            state.outcome.stages["index"] = StageRun(reused=True, note=f"{len(checked['kept'])} trajectories")
+            if not state.dry_run:
+                self._say(state, f"index: stored ({len(checked['kept'])} trajectories)")
+            return
+        if state.dry_run:
+            raise _NotCached("index")
+        started = time.perf_counter()
+        trajectories = [_rebase(Trajectory.from_dict(item), folder, relative=False) for item in checked["kept"]]
+        self.index.add_video(state.record.video_id, trajectories, source_key=source_key, video=state.record)
+        seconds = time.perf_counter() - started
+        state.outcome.stages["index"] = StageRun(False, seconds, note=f"{len(trajectories)} trajectories")
+        self._say(state, f"index: {len(trajectories)} trajectories added in {seconds:.1f}s")
+
+    # -- dry run ---------------------------------------------------------------------------------
+
+    def _estimate(self, state: _Video) -> dict[str, Any]:
+        """Stage status and the model calls still needed, exact where the stage's inputs are stored."""
+        outcome = state.outcome
+        p = self.settings.processing
+        stored = [name for name in STAGES if name in outcome.stages]
+        todo = [name for name in STAGES if name not in outcome.stages]
+        if "changed_frames" in stored:
+            frames, per_frame = outcome.keyframes, "one action per changed frame"
+        else:  # not detected yet: at most one changed frame per sampled frame
+            frames = int(state.record.duration_s * p.sample_fps) + 1
+            per_frame = "one action per sampled frame, as changed frames are not detected yet"
+        calls: list[tuple[str, int, str]] = []  # (stage, calls, how the number was found)
+        if "labeling" in todo:
+            clips = self.labeler.estimate_calls(frames)
+            calls.append(("labeling", clips, "exact" if "changed_frames" in stored else "at most"))
+            if self.labeler.roles and clips > 1:
+                calls.append(("merging", clips - 1, "at most"))
+        if "action_filtering" in todo and p.action_filtering:
+            calls.append(("action_filtering", 1, "exact"))
+        if "action_filtering" in stored:
+            actions, basis = outcome.actions, "exact"
+        elif "merging" in stored:
+            actions, basis = outcome.labeled_actions, "at most: action filtering may drop actions"
+        else:
+            actions, basis = frames, f"estimate: {per_frame}"
+        trajectory_calls = 0
+        if "trajectories" in todo and self.objective_maker.roles:
+            trajectory_calls = subsequence_count(actions, p.max_trajectory_actions)
+            calls.append(("trajectories", trajectory_calls, basis))
+            if p.trajectory_filtering:
+                calls.append(("trajectory_filtering", trajectory_calls, "at most: one per named objective"))
+        return {
+            "video_id": state.record.video_id,
+            "duration_s": state.record.duration_s,
+            "stored": stored,
+            "todo": todo,
+            "calls": calls,
+            "trajectory_calls": trajectory_calls,
+            "trajectory_exact": basis == "exact",
+        }
+
+    # -- output -------------------------------------------------------------------------------------
+
+    def _say(self, state: _Video, message: str) -> None:
+        with self._report_lock:
+            self._report(f"{state.tag} {state.record.video_id}: {message}".strip())
+
+
+def _rebase(trajectory: Trajectory, folder: Path, relative: bool) -> Trajectory:
+    """The trajectory with its frame paths relative to `folder`, or made absolute under it."""
+
+    def move(path: str) -> str:
+        if relative:
+            return os.path.relpath(path, folder)
+        return str((folder / path).resolve())
+
+    return replace(
+        trajectory,
+        step_keyframes=[move(path) for path in trajectory.step_keyframes],
+        first_frame=move(trajectory.first_frame),
+        last_frame=move(trajectory.last_frame),
+    )

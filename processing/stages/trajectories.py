@@ -1,0 +1,146 @@
+"""Trajectory construction: name the objective of every short run of consecutive actions.
+
+For n actions and at most L actions per trajectory (processing.max_trajectory_actions,
+15) the candidates are every span a[i..j] with j - i + 1 <= L: sum over i of
+min(L, n - i) spans, one VLM call each. The VLM sees the span's steps, the frame
+before its first action and the frame after its last one, and answers the
+objective the span accomplishes, or none.
+
+Frames: the frame "before" action a is keyframe a.start_frame (the screen as the
+action begins); the frame "after" is keyframe a.end_frame (the first one showing
+its result, as the labeling prompt defines it). Each step's keyframe is the frame
+before it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from model_access.client import ChatRequest, ModelClient
+from model_access.messages import image_part, text_part
+from model_access.replies import ReplyParseError, extract_json_object, strip_thinking
+from processing.changed_frames import KeyFrame
+from processing.records import LabeledAction, Trajectory, VideoRecord
+from processing.stages.asking import StageStats, ask_parsed, prompt_identity, role_identity
+from processing.stages.frames import model_image
+from processing.templates import render
+from settings.schema import Settings
+
+STAGE = "trajectories"
+TEMPLATE = "trajectory"
+_NONE_WORDS = {"", "none", "null", "no objective", "n/a"}
+
+
+def subsequences(action_count: int, max_actions: int) -> list[tuple[int, int]]:
+    """Every (i, j), inclusive, with at most `max_actions` actions, ordered by i then j."""
+    return [(i, j) for i in range(action_count) for j in range(i, min(action_count, i + max(1, max_actions)))]
+
+
+def subsequence_count(action_count: int, max_actions: int) -> int:
+    """len(subsequences(...)) without listing them: sum over i of min(L, n - i)."""
+    return sum(min(max(1, max_actions), action_count - i) for i in range(action_count))
+
+
+def format_steps(actions: list[LabeledAction]) -> str:
+    """The numbered step list shown to the VLM (and matched by scripted test servers)."""
+    return "\n".join(f"{n}. {action.describe()}" for n, action in enumerate(actions, 1))
+
+
+def parse_objective(reply: str) -> str | None:
+    """The objective named by a reply, or None for "none"; a reply without the field is unreadable."""
+    if strip_thinking(reply).strip().strip("`\"'. ").lower() in _NONE_WORDS:
+        return None
+    data = extract_json_object(reply)
+    if "objective" not in data:
+        raise ReplyParseError('"objective" field', reply)
+    value = data["objective"]
+    if value is None or value is False:
+        return None
+    text = " ".join(str(value).split())
+    return None if text.lower().strip(".") in _NONE_WORDS else text
+
+
+def frames_around(actions: list[LabeledAction], keyframes: list[KeyFrame]) -> tuple[KeyFrame, KeyFrame]:
+    """The keyframe before the first action and the one after the last."""
+    return keyframes[actions[0].start_frame], keyframes[actions[-1].end_frame]
+
+
+def build_trajectory(
+    video_id: str,
+    actions: list[LabeledAction],
+    keyframes: list[KeyFrame],
+    span: tuple[int, int],
+    objective: str,
+    source: str,
+) -> Trajectory:
+    i, j = span
+    steps = actions[i : j + 1]
+    first, last = frames_around(steps, keyframes)
+    return Trajectory(
+        trajectory_id=f"{video_id}/{i}-{j}",
+        video_id=video_id,
+        objective=objective,
+        actions=list(steps),
+        step_keyframes=[str(keyframes[a.start_frame].path) for a in steps],
+        first_frame=str(first.path),
+        last_frame=str(last.path),
+        start_s=steps[0].start_s,
+        end_s=steps[-1].end_s,
+        span=(i, j),
+        objective_source=source,
+    )
+
+
+def two_frame_message(prompt: str, before: KeyFrame, after: KeyFrame, settings: Settings) -> dict[str, Any]:
+    """The prompt, then the frame before the first step and the frame after the last, each introduced."""
+    p = settings.processing
+    return {
+        "role": "user",
+        "content": [
+            text_part(prompt),
+            text_part("Screen before the first step:"),
+            image_part(model_image(before.path, p.model_image_max_side, p.keyframe_quality)),
+            text_part("Screen after the last step:"),
+            image_part(model_image(after.path, p.model_image_max_side, p.keyframe_quality)),
+        ],
+    }
+
+
+def _objective_of(_: int, reply: str) -> str | None:
+    return parse_objective(reply)
+
+
+class VlmObjectives:
+    """The method's objective maker: one VLM call per span."""
+
+    name = "vlm"
+    roles = ("vlm",)
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "objectives": self.name,
+            "model_image_max_side": self.settings.processing.model_image_max_side,
+            "prompts": prompt_identity(self.settings.processing, TEMPLATE),
+            "model": role_identity(self.settings, "vlm"),
+        }
+
+    def name_objectives(
+        self,
+        video: VideoRecord,
+        actions: list[LabeledAction],
+        keyframes: list[KeyFrame],
+        spans: list[tuple[int, int]],
+        client: ModelClient,
+    ) -> tuple[list[str | None], StageStats]:
+        requests = []
+        for i, j in spans:
+            steps = actions[i : j + 1]
+            prompt = render(TEMPLATE, self.settings.processing, actions=format_steps(steps))
+            before, after = frames_around(steps, keyframes)
+            requests.append(ChatRequest("vlm", [two_frame_message(prompt, before, after, self.settings)], STAGE))
+        labels = [f"{video.video_id} actions {i}-{j}" for i, j in spans]
+        outcome = ask_parsed(client, requests, _objective_of, self.settings.processing, labels)
+        return outcome.values, outcome.stats

@@ -1,0 +1,83 @@
+"""Trajectory filtering: a VLM checks each named trajectory against its objective.
+
+One call per trajectory. The VLM sees the objective, the steps and the frames
+before and after them, and judges alignment, coherence, naturalness and the absence
+of extra steps; a trajectory is kept only when all four hold. The verdicts and the
+reason are kept in `Trajectory.checks`. A reply unreadable twice drops the
+trajectory: it was never confirmed (and is counted as skipped).
+Off with `--no-trajectory-filtering` (processing.trajectory_filtering=false): every
+named trajectory is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from model_access.client import ChatRequest, ModelClient
+from model_access.replies import ReplyParseError, extract_json_object
+from processing.changed_frames import KeyFrame
+from processing.records import Trajectory
+from processing.stages.asking import StageStats, ask_parsed, prompt_identity, role_identity
+from processing.stages.trajectories import format_steps, frames_around, two_frame_message
+from processing.templates import render
+from settings.schema import Settings
+
+STAGE = "trajectory_filtering"
+TEMPLATE = "trajectory_check"
+CHECKS = ("aligned", "coherent", "natural", "no_extra_steps")
+
+
+def identity(settings: Settings) -> dict[str, Any]:
+    p = settings.processing
+    if not p.trajectory_filtering:
+        return {"enabled": False}
+    return {
+        "enabled": True,
+        "model_image_max_side": p.model_image_max_side,
+        "prompts": prompt_identity(p, TEMPLATE),
+        "model": role_identity(settings, "vlm"),
+    }
+
+
+def parse_checks(reply: str) -> dict[str, Any]:
+    """The four verdicts (booleans) and the reason; a reply missing a verdict is unreadable."""
+    data = extract_json_object(reply)
+    checks: dict[str, Any] = {}
+    for name in CHECKS:
+        value = data.get(name)
+        if isinstance(value, str) and value.strip().lower() in ("true", "yes", "false", "no"):
+            value = value.strip().lower() in ("true", "yes")
+        if not isinstance(value, bool):
+            raise ReplyParseError(f'true/false "{name}"', reply)
+        checks[name] = value
+    checks["reason"] = " ".join(str(data.get("reason") or "").split())
+    return checks
+
+
+def check_trajectories(
+    trajectories: list[Trajectory], keyframes: list[KeyFrame], settings: Settings, client: ModelClient
+) -> tuple[list[Trajectory], list[Trajectory], StageStats]:
+    """(kept, dropped), each with its `checks` filled in."""
+    if not settings.processing.trajectory_filtering:
+        kept = [replace(t, checks={"filtering": "off"}) for t in trajectories]
+        return kept, [], StageStats()
+    requests = []
+    for trajectory in trajectories:
+        prompt = render(
+            TEMPLATE, settings.processing, objective=trajectory.objective, actions=format_steps(trajectory.actions)
+        )
+        before, after = frames_around(trajectory.actions, keyframes)
+        requests.append(ChatRequest("vlm", [two_frame_message(prompt, before, after, settings)], STAGE))
+    labels = [t.trajectory_id for t in trajectories]
+    outcome = ask_parsed(client, requests, lambda _, reply: parse_checks(reply), settings.processing, labels)
+    kept: list[Trajectory] = []
+    dropped: list[Trajectory] = []
+    for trajectory, checks in zip(trajectories, outcome.values):
+        if checks is None:
+            dropped.append(replace(trajectory, checks={"unreadable": True}))
+        elif all(checks[name] for name in CHECKS):
+            kept.append(replace(trajectory, checks=checks))
+        else:
+            dropped.append(replace(trajectory, checks=checks))
+    return kept, dropped, outcome.stats
