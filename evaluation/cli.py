@@ -1,9 +1,120 @@
-"""Command-line registration for `evaluation` (commands land here as the package grows)."""
+"""`videodemo run`, `videodemo report` and `videodemo rescore`."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
-    """No evaluation commands yet."""
+    from model_access.cli import add_model_arguments
+    from tasks.filters import KINDS
+    from tasks.placeholders import KNOWN_SITES
+
+    run = subparsers.add_parser(
+        "run", parents=[common], help="play tasks with a policy, score them, keep records (resumable)"
+    )
+    run.add_argument("--tasks", type=Path, metavar="PATH", help="config file or folder (default: the sandbox tasks)")
+    run.add_argument("--site", choices=KNOWN_SITES, help="only tasks on this site")
+    run.add_argument("--kind", choices=KINDS, help="only skill-retention or factual-retention tasks")
+    run.add_argument("--ids", metavar="IDS", help="only these task ids, e.g. 3,5,10-20 or source:7")
+    run.add_argument(
+        "--policy", required=True, metavar="NAME", help="policy to play: scripted, stop, or module:callable"
+    )
+    run.add_argument("--solutions", metavar="FILE_OR_DIR", help="scripted policy: actions per task id (JSON)")
+    run.add_argument("--workers", type=int, metavar="N", help="parallel workers, one browser each (run.workers)")
+    run.add_argument(
+        "--out", type=Path, metavar="DIR", help="run folder (default: <cache>/runs/<policy>-<tasks>-<hash>)"
+    )
+    run.add_argument("--max-steps", type=int, metavar="N", help="step budget per task (agent.max_steps)")
+    run.add_argument("--fresh", action="store_true", help="delete the run folder's results and start over")
+    run.add_argument("--retry-errors", action="store_true", help="run again the tasks recorded as errors")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_model_arguments(run)
+    run.set_defaults(handler=_run)
+
+    report = subparsers.add_parser(
+        "report", parents=[common], help="success rates of a run by site, kind, difficulty, eval type (or two runs)"
+    )
+    report.add_argument("run_dir", type=Path, metavar="DIR", help="a run folder")
+    report.add_argument("other_dir", type=Path, nargs="?", metavar="DIR2", help="a second run to compare with")
+    report.set_defaults(handler=_report)
+
+    rescore = subparsers.add_parser(
+        "rescore", parents=[common], help="score a finished run again from its saved evidence (no sites needed)"
+    )
+    rescore.add_argument("run_dir", type=Path, metavar="DIR", help="a run folder")
+    rescore.add_argument("--tasks", type=Path, metavar="PATH", help="task configs (default: those of the run)")
+    add_model_arguments(rescore)
+    rescore.set_defaults(handler=_rescore)
+
+
+def _settings(args: argparse.Namespace):
+    from cli.main import load_settings_from_args
+    from model_access.cli import apply_model_arguments
+
+    settings = load_settings_from_args(args)
+    apply_model_arguments(args, settings)
+    return settings
+
+
+def _run(args: argparse.Namespace) -> int:
+    from cli.errors import UserError
+    from evaluation.runner import RunSpec, run
+    from tasks.loading import SANDBOX_CONFIGS_DIR
+
+    settings = _settings(args)
+    if args.max_steps is not None:
+        if args.max_steps < 1:
+            raise UserError("--max-steps must be at least 1")
+        settings.agent.max_steps = args.max_steps
+    workers = args.workers if args.workers is not None else settings.run.workers
+    if workers < 1:
+        raise UserError("--workers must be at least 1")
+    tasks_path = args.tasks or SANDBOX_CONFIGS_DIR
+    spec = RunSpec(
+        tasks_path=tasks_path,
+        policy=args.policy,
+        policy_args=args,
+        out_dir=args.out,
+        site=args.site,
+        kind=args.kind,
+        ids=args.ids,
+        workers=workers,
+        fresh=args.fresh,
+        retry_errors=args.retry_errors,
+        progress=not args.no_progress,
+    )
+    run_dir = run(spec, settings)
+    print(f"\nrecords and pages: {run_dir} (open {run_dir / 'index.html'})")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from cli.errors import UserError
+    from evaluation.report import report
+
+    for folder in filter(None, (args.run_dir, args.other_dir)):
+        if not (folder / "tasks").is_dir():
+            raise UserError(f"{folder} is not a run folder (no tasks/ inside); pass the folder `videodemo run` printed")
+    print(report(args.run_dir, args.other_dir))
+    return 0
+
+
+def _rescore(args: argparse.Namespace) -> int:
+    from cli.errors import UserError
+    from evaluation.judge import judge_from_client
+    from evaluation.report import report
+    from evaluation.rescore import rescore_run
+    from model_access.client import ModelClient
+
+    if not (args.run_dir / "tasks").is_dir():
+        raise UserError(
+            f"{args.run_dir} is not a run folder (no tasks/ inside); pass the folder `videodemo run` printed"
+        )
+    settings = _settings(args)
+    with ModelClient(settings) as client:
+        changes = rescore_run(args.run_dir, settings, args.tasks, judge_from_client(client))
+    print(f"tasks whose status changed ({len(changes)}):" + ("\n  " + "\n  ".join(changes) if changes else " none"))
+    print(report(args.run_dir))
+    return 0

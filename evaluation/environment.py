@@ -17,7 +17,7 @@ The live `context` and `page` stay open after the end, for the evaluators.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from playwright.sync_api import Error as PlaywrightError
@@ -215,6 +215,28 @@ class BrowserEnv:
             ok = False
             self._end("browser_error")
         return ok, error
+
+    def record_failed_step(self, reply: str, reason: str) -> StepResult:
+        """A step the policy could not turn into an action (`reason` says why): nothing happens on the
+        page, the step counts toward `agent.max_steps`, and it is recorded as failed."""
+        if self.done:
+            raise RuntimeError(f"the episode is over ({self.stop_reason}); call reset(task) to start another")
+        if self.observation is None:
+            raise RuntimeError("call reset(task) first")
+        started = time.perf_counter()
+        url_before = self.url
+        self.steps_taken += 1
+        self._last_action, self._repeats = None, 0
+        if self.steps_taken >= self.settings.agent.max_steps:
+            self._end("max_steps")
+        return self._recorded(reply, None, False, reason, url_before, {"total_s": time.perf_counter() - started})
+
+    def observe_full_page(self) -> Observation:
+        """Observe the whole page (not only the viewport, no token budget); the next step's ids refer
+        to it. For tools that look elements up by role and name, such as the scripted policy."""
+        options = replace(self.options, viewport_only=False, token_budget=None)
+        self.observation = capture_observation(self.page, self.tabs.cdp(), self.tabs.info(), options)
+        return self.observation
 
     def observe(self) -> Observation:
         """Observe the current tab again (after a change of `options`, or of the page by other means)."""

@@ -112,3 +112,17 @@ class ModelJudge:
 
     def same_reason(self, task: str, reference_reason: str, answer: str) -> str:
         return parse_same_reason(self._ask(*self.reason_prompt(task, reference_reason, answer)))
+
+
+def judge_from_client(client) -> ModelJudge | None:
+    """A ModelJudge asking the `judge` role of a `model_access.ModelClient` at temperature 0;
+    None when that role is not configured (fuzzy cases are then reported as unscorable)."""
+    if not client.is_configured("judge"):
+        return None
+    from model_access.messages import system_message, user_message
+
+    def ask(system: str, user: str) -> str:
+        messages = [system_message(system), user_message(user)]
+        return client.chat("judge", messages, stage="judge", temperature=0).text
+
+    return ModelJudge(ask)

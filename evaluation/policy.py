@@ -5,6 +5,10 @@ gets the task once per episode, then one `act` per step, and for
 factual-retention tasks one `answer_intermediate` after the episode. Whatever a
 policy wants recorded or shown in the report for a step (its reasoning, the
 demonstration it chose, the selection decisions) goes into `PolicyStep.info`.
+
+A policy that needs more of the page than the observation gives (the scripted
+policy looks elements up in the whole page) may define `attach_environment(env)`;
+the runner calls it with the episode's BrowserEnv before `reset`.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from evaluation.observation import Observation
 class PolicyStep:
     reply: str  # the full text the policy produced; the environment parses its first fenced block
     info: dict[str, Any] = field(default_factory=dict)  # recorded per step and shown in the report
+    # Set when the policy could not produce the action it meant (e.g. a scripted target not on the
+    # page): the step is recorded as a failed no-op with this reason instead of being carried out.
+    error: str | None = None
 
 
 class Policy(Protocol):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from evaluation import ConfigError, intermediate_details, intermediate_score
-from evaluation.judge import ModelJudge
+
+from tests.evaluation.scoring.model_helpers import scripted_judge, user_prompts
 
 # Shaped like a VideoWA shopping task: the question about the video, then the task itself.
 TASK = {
@@ -36,11 +37,11 @@ def test_answer_missing_an_item_scores_zero_and_says_which() -> None:
     ]
 
 
-def test_judge_is_shown_the_intermediate_question(scripted_ask) -> None:
+def test_judge_is_shown_the_intermediate_question(tmp_path) -> None:
     task = {**TASK, "intermediate_eval": {**TASK["intermediate_eval"], "reference_answers": {"fuzzy_match": ["two"]}}}
-    ask = scripted_ask("correct")
-    assert intermediate_score(task, "2 items", judge=ModelJudge(ask)) == 1.0
-    user = ask.prompts[0][1]
+    with scripted_judge(["correct"], tmp_path) as (judge, server):
+        assert intermediate_score(task, "2 items", judge=judge) == 1.0
+        user = user_prompts(server)[0]
     assert TASK["intermediate_intent"] in user
     assert TASK["intent"] not in user
 

@@ -1,8 +1,7 @@
 """Reading the judge's verdicts and building its prompts.
 
-These exercise the parsing and templating only, with a plain function in place of the
-model client; no model is involved. The end-to-end judge test, through the scripted
-model server, belongs with model access.
+The prompt tests send the judge's questions through the real client stack to the
+scripted OpenAI-compatible server, which plays the model's replies.
 """
 
 from __future__ import annotations
@@ -10,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from evaluation.errors import JudgeReplyError
-from evaluation.judge import ModelJudge, parse_grade, parse_same_reason
+from evaluation.judge import parse_grade, parse_same_reason
+
+from tests.evaluation.scoring.model_helpers import scripted_judge
 
 
 @pytest.mark.parametrize(
@@ -68,12 +69,17 @@ def test_reason_without_a_verdict_is_an_error(reply: str) -> None:
         parse_same_reason(reply)
 
 
-def test_grade_prompt_carries_question_reference_and_answer(scripted_ask) -> None:
-    ask = scripted_ask("partially correct")
-    judge = ModelJudge(ask)
-    verdict = judge.grade("How many pairs were bought?", "12", "twelve pairs, ${price} {0}")
+def _system_and_user(server) -> tuple[str, str]:
+    (entry,) = server.requests("/chat/completions")
+    messages = {message["role"]: message["content"] for message in entry["body"]["messages"]}
+    return messages["system"], messages["user"]
+
+
+def test_grade_prompt_carries_question_reference_and_answer(tmp_path) -> None:
+    with scripted_judge(["partially correct"], tmp_path) as (judge, server):
+        verdict = judge.grade("How many pairs were bought?", "12", "twelve pairs, ${price} {0}")
+        system, user = _system_and_user(server)
     assert verdict == "partially correct"
-    (system, user), = ask.prompts
     assert "correct, partially correct, incorrect" in system
     assert "How many pairs were bought?" in user
     assert "Reference answer: 12" in user
@@ -82,19 +88,18 @@ def test_grade_prompt_carries_question_reference_and_answer(scripted_ask) -> Non
     assert "$question" not in user and "$answer" not in user
 
 
-def test_reason_prompt_carries_task_true_reason_and_given_reason(scripted_ask) -> None:
-    ask = scripted_ask("different")
-    judge = ModelJudge(ask)
-    verdict = judge.same_reason("Order the red mug.", "the store sells no red mug", "the site was down")
+def test_reason_prompt_carries_task_true_reason_and_given_reason(tmp_path) -> None:
+    with scripted_judge(["different"], tmp_path) as (judge, server):
+        verdict = judge.same_reason("Order the red mug.", "the store sells no red mug", "the site was down")
+        system, user = _system_and_user(server)
     assert verdict == "different"
-    (system, user), = ask.prompts
     assert "same or different" in system
     assert "Order the red mug." in user
     assert "the store sells no red mug" in user
     assert "the site was down" in user
 
 
-def test_unreadable_model_reply_surfaces_as_an_error(scripted_ask) -> None:
-    judge = ModelJudge(scripted_ask("As an AI I cannot grade this."))
-    with pytest.raises(JudgeReplyError):
-        judge.grade("q", "r", "a")
+def test_unreadable_model_reply_surfaces_as_an_error(tmp_path) -> None:
+    with scripted_judge(["As an AI I cannot grade this."], tmp_path) as (judge, _):
+        with pytest.raises(JudgeReplyError):
+            judge.grade("q", "r", "a")

@@ -1,7 +1,8 @@
 """string_match: each rule of EVALUATORS.md, with the cases a naive reading gets wrong.
 
-The fuzzy_match cases use `ModelJudge` with scripted replies in place of the model
-client: they test how verdicts are routed into the score, not a model.
+The fuzzy_match cases reach the judge model through the real client stack; its replies
+come from the scripted OpenAI-compatible server, so they test how verdicts are routed
+into the score, not a model.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from evaluation import Check, ConfigError, Unscorable, string_match, string_match_details
-from evaluation.judge import ModelJudge
+
+from tests.evaluation.scoring.model_helpers import scripted_judge, user_prompts
 
 # --- exact_match and cleaning -------------------------------------------------------------
 
@@ -173,23 +175,24 @@ def test_na_with_a_reason_needs_a_judge() -> None:
         string_match({"fuzzy_match": "N/A"}, "N/A: there is no sky mug", string_note=NOTE)
 
 
-def test_na_reason_judged_same_passes_and_different_fails(scripted_ask) -> None:
-    ask = scripted_ask("same", "different")
-    judge = ModelJudge(ask)
+def test_na_reason_judged_same_passes_and_different_fails(tmp_path) -> None:
     reference = {"fuzzy_match": "N/A"}
     intent = "Buy the sky mug."
-    assert string_match(reference, "N/A: No Sky Mug exists", intent=intent, string_note=NOTE, judge=judge) == 1.0
-    assert string_match(reference, "the site was down", intent=intent, string_note=NOTE, judge=judge) == 0.0
-    user = ask.prompts[0][1]
+    with scripted_judge(["same", "different"], tmp_path) as (judge, server):
+        assert string_match(reference, "N/A: No Sky Mug exists", intent=intent, string_note=NOTE, judge=judge) == 1.0
+        assert string_match(reference, "the site was down", intent=intent, string_note=NOTE, judge=judge) == 0.0
+        user = user_prompts(server)[0]
     assert intent in user and NOTE in user
     # The judge sees the answer as cleaned (lowercased), like the reference's judge.
     assert "n/a: no sky mug exists" in user
 
 
-def test_na_without_a_string_note_is_a_config_error_once_a_reason_must_be_judged(scripted_ask) -> None:
+def test_na_without_a_string_note_is_a_config_error_once_a_reason_must_be_judged(tmp_path) -> None:
     assert string_match({"fuzzy_match": "N/A"}, "N/A") == 1.0
-    with pytest.raises(ConfigError, match="string_note"):
-        string_match({"fuzzy_match": "N/A"}, "no such mug", judge=ModelJudge(scripted_ask()))
+    with scripted_judge([], tmp_path) as (judge, server):
+        with pytest.raises(ConfigError, match="string_note"):
+            string_match({"fuzzy_match": "N/A"}, "no such mug", judge=judge)
+        assert user_prompts(server) == []  # found before any model call
 
 
 def test_lowercase_na_value_is_not_the_na_rule() -> None:
@@ -206,20 +209,20 @@ def test_fuzzy_references_need_a_judge() -> None:
 
 
 @pytest.mark.parametrize(("verdict", "score"), [("correct", 1.0), ("partially correct", 0.0), ("incorrect", 0.0)])
-def test_only_correct_passes(scripted_ask, verdict: str, score: float) -> None:
-    judge = ModelJudge(scripted_ask(verdict))
-    assert string_match({"fuzzy_match": ["twelve"]}, "12", intent="How many?", judge=judge) == score
+def test_only_correct_passes(tmp_path, verdict: str, score: float) -> None:
+    with scripted_judge([verdict], tmp_path) as (judge, _):
+        assert string_match({"fuzzy_match": ["twelve"]}, "12", intent="How many?", judge=judge) == score
 
 
-def test_each_reference_is_graded_against_the_intent(scripted_ask) -> None:
-    ask = scripted_ask("correct", "partially correct")
-    judge = ModelJudge(ask)
-    checks = string_match_details(
-        {"fuzzy_match": ["Alice", "Bob"]}, "Alice and Bo", intent="Who commented?", judge=judge
-    )
+def test_each_reference_is_graded_against_the_intent(tmp_path) -> None:
+    with scripted_judge(["correct", "partially correct"], tmp_path) as (judge, server):
+        checks = string_match_details(
+            {"fuzzy_match": ["Alice", "Bob"]}, "Alice and Bo", intent="Who commented?", judge=judge
+        )
+        prompts = user_prompts(server)
     assert [(c.reference, c.passed) for c in checks] == [("Alice", True), ("Bob", False)]
-    assert all("Who commented?" in user for _, user in ask.prompts)
-    assert "Reference answer: Alice" in ask.prompts[0][1] and "Reference answer: Bob" in ask.prompts[1][1]
+    assert all("Who commented?" in user for user in prompts)
+    assert "Reference answer: Alice" in prompts[0] and "Reference answer: Bob" in prompts[1]
 
 
 # --- several keys, details, bad configs -------------------------------------------------------

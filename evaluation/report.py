@@ -1,0 +1,312 @@
+"""Looking at runs: a page per task, an index per run, and success-rate tables (and the difference of two runs).
+
+Success rate = passed / scored. Tasks that could not be scored (config error,
+unscorable without a model, error) are counted beside it, never as failures.
+Rows are grouped by site (a multi-site task under its sites joined by "+"), kind,
+difficulty and eval type; the eval-type rows count each evaluator's own verdict,
+so a task with two evaluators counts once under each. The intermediate column is
+the intermediate score of factual-retention tasks (passed / scored).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from evaluation.run_records import (
+    INDEX_FILE,
+    SUMMARY_FILE,
+    TASK_PAGE,
+    iter_records,
+    read_json,
+    write_json,
+)
+from evaluation.step_extras import IMAGE_SUFFIXES
+
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+STATUSES = ("passed", "failed", "unscorable", "config_error", "error")
+GROUPS = ("site", "kind", "difficulty", "eval_type")
+
+
+# ---- generic rendering of recorded values ----------------------------------------------------
+
+
+def render_value(value: Any, folder: Path) -> str:
+    """HTML for any JSON value: dicts as definition lists, lists as lists, image files and data URLs as images."""
+    if isinstance(value, dict):
+        if not value:
+            return '<span class="muted">{}</span>'
+        if all(_is_scalar(item) for item in value.values()) and len(value) <= 8:
+            pairs = (f"<b>{html.escape(str(key))}</b> {render_value(item, folder)}" for key, item in value.items())
+            return ", ".join(pairs)
+        items = "".join(
+            f"<dt>{html.escape(str(key))}</dt><dd>{render_value(item, folder)}</dd>" for key, item in value.items()
+        )
+        return f'<dl class="value">{items}</dl>'
+    if isinstance(value, list):
+        if not value:
+            return '<span class="muted">[]</span>'
+        if all(isinstance(item, dict) and item for item in value):
+            return _table(value, folder)
+        return "<ol>" + "".join(f"<li>{render_value(item, folder)}</li>" for item in value) + "</ol>"
+    if isinstance(value, str):
+        source = _image_source(value, folder)
+        if source is not None:
+            alt = "image" if value.startswith("data:") else Path(value).name
+            return f'<img src="{html.escape(source)}" alt="{html.escape(alt)}">'
+        if "\n" in value or len(value) > 160:
+            return f"<pre>{html.escape(value)}</pre>"
+        return html.escape(value)
+    return html.escape(json.dumps(value))
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (int, float, bool)) or (isinstance(value, str) and len(value) <= 80)
+
+
+def _table(rows: list[dict[str, Any]], folder: Path) -> str:
+    """A list of objects as one table, a column per key."""
+    columns: list[str] = []
+    for row in rows:
+        columns += [key for key in row if key not in columns]
+    head = "".join(f"<th>{html.escape(str(column))}</th>" for column in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{render_value(row[c], folder) if c in row else ''}</td>" for c in columns) + "</tr>"
+        for row in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _image_source(value: str, folder: Path) -> str | None:
+    if value.startswith("data:image/"):
+        return value
+    if not value.lower().endswith(IMAGE_SUFFIXES) or "\n" in value or len(value) > 1000:
+        return None
+    path = Path(value)
+    if not path.is_absolute() and (folder / path).is_file():
+        return path.as_posix()
+    if path.is_absolute() and path.is_file():
+        return path.as_uri()
+    return None
+
+
+def _environment():
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    return Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)), autoescape=select_autoescape(["html"]))
+
+
+def _css() -> str:
+    return (TEMPLATES_DIR / "report.css").read_text(encoding="utf-8")
+
+
+def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
+    """report.html of one task: its verdicts and every step's screenshot, action and policy info."""
+    from markupsafe import Markup
+
+    folder = Path(folder)
+    episode = read_json(folder / "episode.json") or {}
+    steps = []
+    for step in episode.get("steps", []):
+        extra = step.get("extra") or {}
+        steps.append({**step, "extra_html": Markup(render_value(extra, folder)) if extra else ""})
+    verdicts = [
+        {**verdict, "details_html": Markup(render_value(verdict.get("details"), folder))}
+        for verdict in record.get("verdicts", []) + ([record["intermediate"]] if record.get("intermediate") else [])
+    ]
+    usage = {role: data for role, data in (record.get("usage") or {}).items() if data and data.get("rows")}
+    page = _environment().get_template("task_report.html").render(
+        record=record,
+        css=_css(),
+        verdicts=verdicts,
+        steps=steps,
+        start_screenshot=episode.get("start_screenshot"),
+        start_urls=episode.get("start_urls", []),
+        timings=", ".join(f"{key} {value:.1f}s" for key, value in (record.get("timings") or {}).items()),
+        state_html=Markup(render_value(record["state"], folder)) if record.get("state") else "",
+        usage_html=Markup(render_value(usage, folder)) if usage else "",
+    )
+    path = folder / TASK_PAGE
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+# ---- tables -------------------------------------------------------------------------------------
+
+
+def _group_values(record: dict[str, Any], group: str) -> list[tuple[str, str, bool]]:
+    """(value, status, counts its intermediate score) of each row the record counts in for `group`."""
+    status = record.get("status", "error")
+    if group == "site":
+        return [("+".join(sorted(record.get("sites") or [])) or "(none)", status, True)]
+    if group in ("kind", "difficulty"):
+        return [(record.get(group) or "(none)", status, True)]
+    from evaluation.evaluate import EVAL_TYPES
+
+    verdicts = {v["eval_type"]: v["status"] for v in record.get("verdicts", []) if v["eval_type"] in EVAL_TYPES}
+    # A task that never reached its evaluators (config problems, an episode error) counts under
+    # each type it lists, with the task's status.
+    return [(eval_type, verdicts.get(eval_type, status), False) for eval_type in record.get("eval_types") or []]
+
+
+def _new_row(group: str, value: str) -> dict[str, Any]:
+    row: dict[str, Any] = {"group": group, "value": value, "tasks": 0, "scored": 0}
+    row.update({status: 0 for status in STATUSES})
+    row.update(intermediate_scored=0, intermediate_passed=0)
+    return row
+
+
+def _count(row: dict[str, Any], status: str, record: dict[str, Any] | None) -> None:
+    row["tasks"] += 1
+    row[status if status in STATUSES else "error"] += 1
+    if status in ("passed", "failed"):
+        row["scored"] += 1
+    if record is not None and record.get("intermediate_score") is not None:
+        row["intermediate_scored"] += 1
+        row["intermediate_passed"] += int(record["intermediate_score"] == 1.0)
+
+
+def _finish_row(row: dict[str, Any]) -> dict[str, Any]:
+    row["success_rate"] = row["passed"] / row["scored"] if row["scored"] else None
+    scored = row["intermediate_scored"]
+    row["intermediate_rate"] = row["intermediate_passed"] / scored if scored else None
+    return row
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts and rates for the whole run and per group, the tasks that changed site state, and model usage."""
+    from model_access.accounting import UsageLedger
+
+    rows: dict[tuple[str, str], dict[str, Any]] = {("all", "all"): _new_row("all", "all")}
+    for record in records:
+        _count(rows[("all", "all")], record.get("status", "error"), record)
+        for group in GROUPS:
+            for value, status, with_intermediate in _group_values(record, group):
+                row = rows.setdefault((group, value), _new_row(group, value))
+                _count(row, status, record if with_intermediate else None)
+    ledgers = {"policy": UsageLedger(), "evaluation": UsageLedger()}
+    for record in records:
+        for role, ledger in ledgers.items():
+            ledger.merge((record.get("usage") or {}).get(role) or {})
+    ordered = [rows[("all", "all")]] + [
+        rows[key] for group in GROUPS for key in sorted(k for k in rows if k[0] == group)
+    ]
+    return {
+        "tasks": len(records),
+        "rows": [_finish_row(row) for row in ordered],
+        "changed_state": [r["task_key"] for r in records if (r.get("state") or {}).get("counts_changed")],
+        "require_reset": [r["task_key"] for r in records if r.get("require_reset")],
+        "usage": {role: ledger.to_dict() for role, ledger in ledgers.items()},
+    }
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def format_table(summary: dict[str, Any]) -> str:
+    header = "group value tasks scored passed success unscorable config_err errored interm."
+    lines = [[name.replace("_", " ") for name in header.split()]]
+    for row in summary["rows"]:
+        intermediate = (
+            f"{row['intermediate_passed']}/{row['intermediate_scored']}" if row["intermediate_scored"] else "-"
+        )
+        lines.append([
+            row["group"], row["value"], str(row["tasks"]), str(row["scored"]), str(row["passed"]),
+            _rate(row["success_rate"]), str(row["unscorable"]), str(row["config_error"]), str(row["error"]),
+            intermediate,
+        ])  # fmt: skip
+    return _columns(lines)
+
+
+def _columns(lines: list[list[str]]) -> str:
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    out = []
+    for index, line in enumerate(lines):
+        cells = [cell.ljust(width) if i < 2 else cell.rjust(width) for i, (cell, width) in enumerate(zip(line, widths))]
+        out.append("  ".join(cells).rstrip())
+        if index == 0:
+            out.append("  ".join("-" * width for width in widths))
+    return "\n".join(out)
+
+
+def usage_tables(summary: dict[str, Any]) -> str:
+    from model_access.accounting import UsageLedger
+
+    parts = []
+    for role, data in summary["usage"].items():
+        if data.get("rows"):
+            parts.append(f"model usage ({role}):\n" + UsageLedger.from_dict(data).summary_table())
+    return "\n\n".join(parts) or "model usage: no model calls"
+
+
+def state_lines(summary: dict[str, Any]) -> str:
+    """Which tasks changed the sites (row counts moved) and how many were run after a reset."""
+    changed = summary["changed_state"]
+    text = f"tasks whose site row counts changed ({len(changed)}): {', '.join(changed) or 'none'}"
+    if summary["require_reset"]:
+        text += f"\ntasks marked require_reset (run after a site reset): {len(summary['require_reset'])}"
+    return text
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    print(format_table(summary) + "\n\n" + state_lines(summary) + "\n\n" + usage_tables(summary))
+
+
+def write_run_outputs(run_dir: Path) -> dict[str, Any]:
+    """summary.json and index.html of a run, from its records; returns the summary."""
+    run_dir = Path(run_dir)
+    records = iter_records(run_dir)
+    summary = summarize(records)
+    write_json(run_dir / SUMMARY_FILE, summary)
+    page = _environment().get_template("run_index.html").render(
+        run_name=run_dir.name, css=_css(), table=format_table(summary), records=records
+    )
+    (run_dir / INDEX_FILE).write_text(page, encoding="utf-8")
+    return summary
+
+
+# ---- two runs -----------------------------------------------------------------------------------
+
+
+def compare(summary_a: dict[str, Any], summary_b: dict[str, Any]) -> str:
+    """The success rate of each group in both runs and the difference (second minus first)."""
+    first = {(row["group"], row["value"]): row for row in summary_a["rows"]}
+    second = {(row["group"], row["value"]): row for row in summary_b["rows"]}
+    keys = list(first) + [key for key in second if key not in first]
+    lines = [["group", "value", "run 1", "run 2", "difference", "scored 1", "scored 2"]]
+    for key in keys:
+        a, b = first.get(key), second.get(key)
+        rate_a = a["success_rate"] if a else None
+        rate_b = b["success_rate"] if b else None
+        difference = "-" if rate_a is None or rate_b is None else f"{(rate_b - rate_a) * 100:+.1f} pts"
+        lines.append([
+            key[0], key[1], _rate(rate_a), _rate(rate_b), difference,
+            str(a["scored"]) if a else "-", str(b["scored"]) if b else "-",
+        ])  # fmt: skip
+    return _columns(lines)
+
+
+def flipped_tasks(records_a: list[dict[str, Any]], records_b: list[dict[str, Any]]) -> list[str]:
+    """Tasks in both runs whose status differs, as "key: first -> second"."""
+    first = {record["task_key"]: record.get("status") for record in records_a}
+    lines = []
+    for record in records_b:
+        before = first.get(record["task_key"])
+        if before is not None and before != record.get("status"):
+            lines.append(f"{record['task_key']}: {before} -> {record.get('status')}")
+    return lines
+
+
+def report(run_dir: Path, other_dir: Path | None = None) -> str:
+    """The text `videodemo report` prints (and index.html / summary.json refreshed)."""
+    summary = write_run_outputs(run_dir)
+    if other_dir is None:
+        return format_table(summary) + "\n\n" + state_lines(summary) + "\n\n" + usage_tables(summary)
+    other = write_run_outputs(other_dir)
+    flips = flipped_tasks(iter_records(run_dir), iter_records(other_dir))
+    text = f"run 1: {run_dir}\nrun 2: {other_dir}\n\n" + compare(summary, other)
+    text += f"\n\ntasks that flipped ({len(flips)}):" + ("\n  " + "\n  ".join(flips) if flips else " none")
+    return text

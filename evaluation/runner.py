@@ -1,0 +1,310 @@
+"""`videodemo run`: play a set of tasks with a policy, score each, and keep everything in a run folder.
+
+    videodemo run --tasks configs/ --policy scripted --solutions solutions/ --workers 4
+
+Resuming: a task whose record exists is finished and skipped, so running the same
+command again after a crash or Ctrl-C does only the rest. The default run folder is
+named after the policy and a hash of the selection (tasks, filters, solutions, step
+limit), so the same command always finds its own folder.
+
+Scheduling: tasks that need a site reset (`require_reset`) change the state other
+tasks read, and a reset under a running task would corrupt it. So a run has two
+phases: first every other task, spread over `--workers` processes (each with its own
+Chromium); then the reset tasks one at a time, each after resetting its sandbox
+sites. The phases are the same whatever the worker count, so verdicts do not depend
+on it (beyond what tasks that share a site do to each other, as in WebArena).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing
+import os
+import queue
+import shutil
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cli.errors import UserError
+from evaluation.run_manifest import check_identity, close_session, open_session
+from evaluation.run_records import is_finished, iter_records, task_folder
+from settings import Settings
+
+WORKER_POLL_S = 1.0
+
+
+@dataclass
+class RunSpec:
+    tasks_path: Path
+    policy: str
+    policy_args: argparse.Namespace
+    out_dir: Path | None = None
+    site: str | None = None
+    kind: str | None = None
+    ids: str | None = None
+    workers: int = 1
+    fresh: bool = False
+    retry_errors: bool = False
+    progress: bool = True
+
+    def identity(self, settings: Settings) -> dict[str, Any]:
+        """What makes two runs the same run (and names the default folder)."""
+        solutions = getattr(self.policy_args, "solutions", None)
+        return {
+            "policy": self.policy,
+            "tasks": str(Path(self.tasks_path).resolve()),
+            "site": self.site,
+            "kind": self.kind,
+            "ids": self.ids,
+            "solutions": str(Path(solutions).resolve()) if solutions else None,
+            "max_steps": settings.agent.max_steps,
+        }
+
+
+def default_run_dir(settings: Settings, spec: RunSpec) -> Path:
+    identity = spec.identity(settings)
+    digest = hashlib.sha1(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:8]
+    name = Path(spec.tasks_path).stem or "tasks"
+    policy = spec.policy.replace(":", "_").replace("/", "_")
+    return settings.paths.runs_dir / f"{policy}-{name}-{digest}"
+
+
+@dataclass
+class Tally:
+    """Running counts for the progress bar."""
+
+    finished: int = 0
+    passed: int = 0
+    scored: int = 0
+    not_scored: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.finished += 1
+        status = record.get("status", "error")
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+        if record.get("score") is None:
+            self.not_scored += 1
+        else:
+            self.scored += 1
+            self.passed += int(record["score"] == 1.0)
+
+    def postfix(self) -> str:
+        rate = f"{self.passed / self.scored:.0%}" if self.scored else "-"
+        return f"passed {self.passed}/{self.scored} scored ({rate}), not scored {self.not_scored}"
+
+
+def select_tasks(spec: RunSpec, settings: Settings) -> list[Any]:
+    from tasks.filters import filter_tasks
+    from tasks.loading import load_task_set
+
+    task_set = load_task_set(spec.tasks_path, settings=settings)
+    for problem in task_set.file_problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    tasks = filter_tasks(task_set.tasks, site=spec.site, kind=spec.kind, ids=spec.ids)
+    if not tasks:
+        raise UserError(f"no task in {spec.tasks_path} matches the selection; check --site, --kind and --ids")
+    return tasks
+
+
+def check_sites_answer(tasks: list[Any], settings: Settings) -> None:
+    """Fail early, with the fix, when a site the tasks need does not answer."""
+    import requests
+
+    from evaluation.auth import site_base_url
+
+    for site in sorted({site for task in tasks if not task.problems for site in task.sites}):
+        url = site_base_url(site, settings)
+        try:
+            requests.get(url, timeout=10, allow_redirects=False)
+        except requests.RequestException:
+            raise UserError(
+                f"the {site} site at {url} does not answer; start it (`videodemo sandbox serve --background` for "
+                f"the sandbox sites) or point {site.upper()} at it"
+            ) from None
+
+
+def run(spec: RunSpec, settings: Settings) -> Path:
+    """Run every unfinished task of the selection; returns the run folder."""
+    from evaluation.policies import load_factory
+    from evaluation.report import print_summary, write_run_outputs
+
+    load_factory(spec.policy)  # an unknown policy is reported before any folder is made
+    tasks = select_tasks(spec, settings)
+    run_dir = Path(spec.out_dir) if spec.out_dir else default_run_dir(settings, spec)
+    if spec.fresh and run_dir.exists():
+        shutil.rmtree(run_dir)
+    identity = spec.identity(settings)
+    check_identity(run_dir, identity)
+    print(f"run folder: {run_dir} (the same command resumes it)", file=sys.stderr)
+
+    tally = Tally()
+    done_records = {record["task_key"]: record for record in iter_records(run_dir)}
+    pending = []
+    for task in tasks:
+        if is_finished(task_folder(run_dir, task.key), spec.retry_errors):
+            tally.add(done_records.get(task.key, {}))
+        else:
+            pending.append(task)
+    if pending:
+        check_sites_answer(pending, settings)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    open_session(run_dir, identity, settings, spec.workers)
+    shared = [task for task in pending if not task.require_reset]
+    resetting = [task for task in pending if task.require_reset]
+    if tally.finished:
+        message = f"{tally.finished} task(s) already finished in this folder; running the other {len(pending)}"
+        print(message, file=sys.stderr)
+
+    bar = _progress_bar(len(tasks), tally, spec.progress)
+    outcome = "interrupted"
+    local = _LocalRunner(spec, settings, run_dir)
+    try:
+        workers = max(1, min(spec.workers, len(shared)))
+        if workers > 1:
+            _run_in_workers(shared, spec, settings, run_dir, workers, tally, bar)
+        else:
+            for task in shared:
+                _advance(bar, tally, local.run(task, reset_first=False))
+        for task in resetting:
+            _advance(bar, tally, local.run(task, reset_first=True))
+        outcome = "finished"
+    finally:
+        local.close()
+        bar.close()
+        close_session(run_dir, outcome)
+        if outcome == "finished":
+            summary = write_run_outputs(run_dir)
+            print_summary(summary)
+    return run_dir
+
+
+def _progress_bar(total: int, tally: Tally, enabled: bool):
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, initial=tally.finished, desc="tasks", unit="task", file=sys.stderr, disable=not enabled)
+    bar.set_postfix_str(tally.postfix())
+    return bar
+
+
+def _advance(bar, tally: Tally, record: dict[str, Any]) -> None:
+    tally.add(record)
+    bar.update(1)
+    bar.set_postfix_str(tally.postfix())
+
+
+class _LocalRunner:
+    """The TaskRunner of this process, started at its first task (a run of workers may need none)."""
+
+    def __init__(self, spec: RunSpec, settings: Settings, run_dir: Path) -> None:
+        self.spec, self.settings, self.run_dir = spec, settings, run_dir
+        self.runner = None
+
+    def run(self, task: Any, *, reset_first: bool) -> dict[str, Any]:
+        if self.runner is None:
+            from evaluation.task_runner import TaskRunner
+
+            self.runner = TaskRunner(self.settings, self.spec.policy, self.spec.policy_args, self.run_dir)
+        return self.runner.run(task, reset_first=reset_first)
+
+    def close(self) -> None:
+        if self.runner is not None:
+            self.runner.close()
+
+
+# ---- parallel workers ----
+
+
+def _policy_args_for_workers(args: argparse.Namespace) -> argparse.Namespace:
+    """The options a policy may read, without the CLI's handler function."""
+    return argparse.Namespace(**{key: value for key, value in vars(args).items() if not callable(value)})
+
+
+def _run_in_workers(tasks, spec: RunSpec, settings: Settings, run_dir: Path, workers: int, tally: Tally, bar) -> None:
+    context = multiprocessing.get_context("spawn")
+    jobs = context.Queue()
+    results = context.Queue()
+    for task in tasks:
+        jobs.put(task)
+    for _ in range(workers):
+        jobs.put(None)
+    args = _policy_args_for_workers(spec.policy_args)
+    processes = [
+        context.Process(
+            target=_worker_main, args=(settings, spec.policy, args, str(run_dir), jobs, results), daemon=True
+        )
+        for _ in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    try:
+        remaining = len(tasks)
+        while remaining:
+            try:
+                kind, payload = results.get(timeout=WORKER_POLL_S)
+            except queue.Empty:
+                if not any(process.is_alive() for process in processes):
+                    raise UserError(
+                        f"every worker stopped with {remaining} task(s) left; see the messages above, "
+                        "then run the same command again to finish"
+                    ) from None
+                continue
+            if kind == "record":
+                remaining -= 1
+                _advance(bar, tally, payload)
+            elif kind == "failed":
+                bar.write(f"a worker stopped: {payload}")
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=10)
+
+
+def _worker_main(settings: Settings, policy: str, args, run_dir: str, jobs, results) -> None:
+    """One worker process: its own browser and policy; takes tasks until told to stop."""
+    _exit_with_parent()
+    from evaluation.task_runner import TaskRunner
+
+    try:
+        runner = TaskRunner(settings, policy, args, Path(run_dir), concurrent=True)
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
+        results.put(("failed", f"{type(exc).__name__}: {exc}"))
+        return
+    try:
+        while True:
+            task = jobs.get()
+            if task is None:
+                break
+            results.put(("record", _summary_of(runner.run(task))))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        runner.close()
+
+
+def _summary_of(record: dict[str, Any]) -> dict[str, Any]:
+    return {key: record.get(key) for key in ("task_key", "status", "score")}
+
+
+def _exit_with_parent() -> None:
+    """A worker whose parent was killed stops instead of running on, unseen, beside a resumed run."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(WORKER_POLL_S)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+__all__ = ["RunSpec", "default_run_dir", "run"]

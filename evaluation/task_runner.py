@@ -1,0 +1,235 @@
+"""One worker's side of a run: play each task it is given in a fresh browser context, score it, save it.
+
+    runner = TaskRunner(settings, "scripted", args, run_dir)
+    record = runner.run(task, reset_first=True)
+    runner.close()
+
+Each worker has its own Chromium, policy instance and model client. Nothing a task
+does can stop the worker: a config with problems is recorded as `config_error`
+without running; a policy or browser failure is recorded as `error` with its
+message (and the browser is relaunched if it died). The record is written last,
+after the episode, evidence and report page, so its presence marks the task done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+
+from evaluation.actions import Action, format_action
+from evaluation.evaluate import CONFIG_ERROR, ERROR, TaskEvaluation, Verdict, evaluate_task
+from evaluation.run_manifest import now
+from evaluation.run_records import EVIDENCE_FILE, RECORD_FILE, task_folder, usage_difference, write_json
+from evaluation.site_state import reset_sites, site_counts
+from evaluation.step_extras import prepare_extra
+from model_access.accounting import UsageLedger
+from settings import Settings
+
+
+class TaskRunner:
+    def __init__(
+        self,
+        settings: Settings,
+        policy_name: str,
+        policy_args: argparse.Namespace,
+        run_dir: Path,
+        *,
+        concurrent: bool = False,
+    ) -> None:
+        from evaluation.judge import judge_from_client
+        from evaluation.page_image import vqa_from_client
+        from evaluation.policies import build_policy
+        from model_access.client import ModelClient
+
+        self.settings = settings
+        self.run_dir = Path(run_dir)
+        self.concurrent = concurrent  # other workers may change the same sites meanwhile
+        self.policy = build_policy(policy_name, settings, policy_args)
+        self.client = ModelClient(settings)
+        self.judge = judge_from_client(self.client)
+        self.vqa = vqa_from_client(self.client)
+        self._env = None
+
+    @property
+    def env(self):
+        if self._env is None:
+            from evaluation.environment import BrowserEnv
+
+            self._env = BrowserEnv(self.settings)
+        return self._env
+
+    def close(self) -> None:
+        self.policy.close()
+        self.client.close()
+        if self._env is not None:
+            self._env.close()
+            self._env = None
+
+    # ---- one task ----
+
+    def run(self, task: Any, *, reset_first: bool = False) -> dict[str, Any]:
+        folder = task_folder(self.run_dir, task.key)
+        if folder.exists():
+            shutil.rmtree(folder)  # leftovers of an attempt that was killed before its record was written
+        folder.mkdir(parents=True)
+        started, clock = now(), time.perf_counter()
+        record = _task_fields(task)
+        record.update(policy=self.policy.name, started_at=started, worker_pid=os.getpid())
+        if task.problems:
+            message = "; ".join(task.problems)
+            evaluation = TaskEvaluation([Verdict("config", CONFIG_ERROR, f"the task config has problems: {message}")])
+            record.update(evaluation.to_dict(), steps=0, actions=[], errors=[])
+            return self._finish(folder, record, evaluation, clock, {})
+
+        timings: dict[str, float] = {}
+        state: dict[str, Any] = {"require_reset": task.require_reset, "concurrent": self.concurrent}
+        if reset_first and task.require_reset:
+            mark = time.perf_counter()
+            if self.settings.run.reset_sites:
+                state["reset"] = reset_sites(task.sites, self.settings).to_dict()
+            else:
+                state["reset"] = "skipped: run.reset_sites is false"
+            timings["reset_s"] = time.perf_counter() - mark
+        state["counts_before"] = site_counts(task.sites, self.settings)
+
+        usage_before = self.policy.usage()
+        self.client.ledger = UsageLedger()  # the evaluation's model calls of this task only
+        mark = time.perf_counter()
+        failure = self._episode(task, folder)
+        timings["episode_s"] = time.perf_counter() - mark
+        episode = self._env.record if self._env is not None else None
+        answer = episode.answer if episode else None
+        final_url = episode.final_url if episode else ""
+        intermediate_answer = None
+        if failure is None and task.intermediate_intent is not None:
+            try:
+                intermediate_answer = self.policy.answer_intermediate(task.intermediate_intent)
+            except Exception as exc:  # noqa: BLE001 - a policy failure is recorded, the run goes on
+                failure = f"the policy failed to answer the intermediate question: {_one_line(exc)}"
+
+        mark = time.perf_counter()
+        if failure is not None:
+            evaluation = TaskEvaluation([Verdict("episode", ERROR, failure)])
+        else:
+            evaluation = evaluate_task(
+                task, self._env, answer, final_url, self.judge,
+                vqa=self.vqa, intermediate_answer=intermediate_answer, base_url=self._base_url,
+                navigation_timeout_ms=self.settings.browser.navigation_timeout_ms,
+            )  # fmt: skip
+        timings["evaluation_s"] = time.perf_counter() - mark
+        state["counts_after"] = site_counts(task.sites, self.settings)
+        state["counts_changed"] = state["counts_before"] != state["counts_after"]
+        # A require_reset task is taken to change state even when the counts miss it (an edited row).
+        state["changed"] = task.require_reset or state["counts_changed"]
+
+        steps = episode.steps if episode else []
+        if episode is not None:
+            episode.save(folder)
+        record.update(
+            evaluation.to_dict(),
+            answer=answer,
+            intermediate_answer=intermediate_answer,
+            final_url=final_url,
+            stop_reason=episode.stop_reason if episode else None,
+            steps=len(steps),
+            actions=[_action_text(step) for step in steps],
+            errors=[f"step {step.index}: {step.error}" for step in steps if step.error]
+            + ([failure] if failure else []),
+            state=state,
+            usage={
+                "policy": usage_difference(usage_before, self.policy.usage()),
+                "evaluation": self.client.ledger.to_dict(),
+            },
+        )
+        return self._finish(folder, record, evaluation, clock, timings)
+
+    def _episode(self, task: Any, folder: Path) -> str | None:
+        """Play the task; None when the episode ran to its end, else why it could not."""
+        try:
+            env = self.env
+            env.record = None  # the previous task's record must not stand in for this one's
+            if hasattr(self.policy, "attach_environment"):
+                self.policy.attach_environment(env)
+            self.policy.reset(task)
+            env.reset(task)
+            while not env.done:
+                step = self.policy.act(env.observation)
+                if step.error:
+                    env.record_failed_step(step.reply, step.error)
+                else:
+                    env.step(step.reply)
+                last = env.record.steps[-1]
+                last.extra = prepare_extra(step.info, folder, last.index)
+        except Exception as exc:  # noqa: BLE001 - recorded as the task's error; the run goes on
+            self._recover_browser()
+            return f"{type(exc).__name__}: {_one_line(exc)}"
+        return None
+
+    def _recover_browser(self) -> None:
+        env = self._env
+        if env is None:
+            return
+        try:
+            alive = env.browser.is_connected()
+        except PlaywrightError:
+            alive = False
+        if not alive:
+            try:
+                env.close()
+            except PlaywrightError:
+                pass
+            self._env = None
+
+    def _base_url(self, site: str) -> str:
+        from evaluation.auth import site_base_url
+
+        return site_base_url(site, self.settings)
+
+    def _finish(
+        self, folder: Path, record: dict[str, Any], evaluation: TaskEvaluation, clock: float, timings: dict
+    ) -> dict[str, Any]:
+        from evaluation.report import write_task_page
+
+        timings["total_s"] = time.perf_counter() - clock
+        record.update(timings=timings, finished_at=now(), complete=True)
+        write_json(folder / EVIDENCE_FILE, evaluation.evidence)
+        write_task_page(folder, record)
+        write_json(folder / RECORD_FILE, record)
+        return record
+
+
+def _task_fields(task: Any) -> dict[str, Any]:
+    return {
+        "task_key": task.key,
+        "task_id": task.task_id,
+        "source": task.source,
+        "sites": list(task.sites),
+        "kind": task.kind,
+        "difficulty": task.difficulty,
+        "eval_types": list(task.eval_types),
+        "intent": task.intent,
+        "intermediate_intent": task.intermediate_intent,
+        "video": task.video,
+        "require_reset": task.require_reset,
+        "problems": list(task.problems),
+    }
+
+
+def _action_text(step) -> str:
+    if step.action:
+        try:
+            return format_action(Action.from_dict(step.action))
+        except (KeyError, TypeError, ValueError):
+            pass
+    return step.action_text
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,101 @@
+"""Reports from run folders: the task page shows what the policy chose to show, the tables count
+what could not be scored beside the success rate, and two runs are compared."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from evaluation.report import compare, format_table, report, summarize, write_task_page
+from evaluation.run_records import RECORD_FILE, iter_records, task_folder, write_json
+from evaluation.step_extras import prepare_extra
+
+
+def record(task_id: int, status: str, *, sites=("shopping",), kind="skill", difficulty=None, verdicts=None,
+           intermediate_score=None, eval_types=("string_match",)) -> dict:  # fmt: skip
+    score = {"passed": 1.0, "failed": 0.0}.get(status)
+    return {
+        "task_key": f"set:{task_id}", "task_id": task_id, "sites": list(sites), "kind": kind,
+        "difficulty": difficulty, "status": status, "score": score, "eval_types": list(eval_types),
+        "verdicts": verdicts if verdicts is not None else [{"eval_type": t, "status": status} for t in eval_types],
+        "intermediate_score": intermediate_score, "intent": f"task {task_id}", "steps": 1,
+    }  # fmt: skip
+
+
+def write_run(folder: Path, records: list[dict]) -> Path:
+    for item in records:
+        write_json(task_folder(folder, item["task_key"]) / RECORD_FILE, item)
+    return folder
+
+
+def row(summary: dict, group: str, value: str) -> dict:
+    return next(r for r in summary["rows"] if (r["group"], r["value"]) == (group, value))
+
+
+def test_success_rate_counts_only_scored_tasks_and_lists_the_others() -> None:
+    records = [
+        record(1, "passed"), record(2, "failed"), record(3, "passed", sites=("shopping", "reddit")),
+        record(4, "unscorable"), record(5, "config_error", eval_types=("url_match", "program_html"),
+                                        verdicts=[{"eval_type": "config", "status": "config_error"}]),
+        record(6, "error", kind="factual", difficulty="hard"),
+        record(7, "passed", kind="factual", difficulty="hard", intermediate_score=0.0),
+        record(8, "failed", kind="factual", difficulty="hard", intermediate_score=1.0),
+    ]  # fmt: skip
+    summary = summarize(records)
+    overall = row(summary, "all", "all")
+    assert (overall["tasks"], overall["scored"], overall["passed"]) == (8, 5, 3)
+    assert overall["success_rate"] == 3 / 5
+    assert (overall["unscorable"], overall["config_error"], overall["error"]) == (1, 1, 1)
+    assert row(summary, "site", "reddit+shopping")["passed"] == 1
+    hard = row(summary, "difficulty", "hard")
+    assert (hard["scored"], hard["error"], hard["intermediate_scored"], hard["intermediate_rate"]) == (2, 1, 2, 0.5)
+    # A task that never reached its evaluators counts under each eval type it lists, as a config error.
+    assert row(summary, "eval_type", "program_html")["config_error"] == 1
+    assert row(summary, "eval_type", "string_match")["scored"] == 5
+    table = format_table(summary)
+    assert "60.0%" in table.splitlines()[2] and "1/2" in table
+
+
+def test_two_runs_side_by_side_with_the_tasks_that_flipped(tmp_path: Path) -> None:
+    first = write_run(tmp_path / "a", [record(1, "passed"), record(2, "failed"), record(3, "unscorable")])
+    second = write_run(tmp_path / "b", [record(1, "failed"), record(2, "failed"), record(3, "passed")])
+    text = report(first, second)
+    assert "set:1: passed -> failed" in text and "set:3: unscorable -> passed" in text
+    assert "set:2" not in text
+    overall = next(line for line in text.splitlines() if line.startswith("all "))
+    assert overall.split()[2:5] == ["50.0%", "33.3%", "-16.7"]
+    assert (first / "index.html").is_file() and json.loads((first / "summary.json").read_text())["tasks"] == 3
+    assert "difference" in compare(summarize(iter_records(first)), summarize(iter_records(second)))
+
+
+def test_task_page_shows_each_step_and_what_the_policy_chose_to_show(tmp_path: Path) -> None:
+    folder = tmp_path / "tasks" / "set-1"
+    folder.mkdir(parents=True)
+    Image.new("RGB", (40, 30), "white").save(folder / "step_001.png")
+    keyframe = tmp_path / "keyframe.png"
+    Image.new("RGB", (40, 30), "navy").save(keyframe)
+    info = {
+        "reasoning": "The cart link is at the top.",
+        "demonstration": {
+            "objective": "Open the cart",
+            "actions": ["click [cart]"],
+            "keyframes": [str(keyframe), np.zeros((8, 8, 3), dtype=np.uint8)],
+        },
+    }
+    extra = prepare_extra(info, folder, 1)
+    assert extra["demonstration"]["keyframes"][1] == "extra/step_001_01.png"
+    assert (folder / "extra" / "step_001_01.png").is_file()
+    episode = {"start_urls": ["http://shop/"], "start_screenshot": None, "steps": [{
+        "index": 1, "action_text": "click [12]", "ok": False, "error": "there is no element [12]",
+        "url_before": "http://shop/", "url_after": "http://shop/", "screenshot": "step_001.png", "extra": extra,
+    }]}  # fmt: skip
+    (folder / "episode.json").write_text(json.dumps(episode))
+    page = write_task_page(folder, {**record(1, "failed"), "errors": ["step 1: there is no element [12]"]}).read_text()
+    assert '<img class="shot" src="step_001.png"' in page
+    assert f'src="{keyframe.as_uri()}"' in page and 'src="extra/step_001_01.png"' in page
+    assert "The cart link is at the top." in page and "Open the cart" in page
+    assert "there is no element [12]" in page
+    assert "<script" not in write_task_page(folder, {**record(1, "failed"), "intent": "<script>x</script>"}).read_text()
