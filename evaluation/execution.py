@@ -26,6 +26,13 @@ from evaluation.tabs import Tabs
 _OBJECT_GROUP = "videodemo-action"
 _SELECT_ROLES = frozenset({"combobox", "listbox", "PopUpButton", "ComboBoxMenuButton"})
 
+# True when clicking the element follows a link into another tab (target=_blank or a named window).
+_OPENS_NEW_TAB_JS = """function () {
+  const link = this.closest ? this.closest("a[href][target]") : null;
+  const target = link ? link.target.toLowerCase() : "";
+  return target !== "" && !["_self", "_top", "_parent"].includes(target);
+}"""
+
 _CHOOSE_OPTION_JS = """function () {
   const select = this.tagName === 'OPTION' ? this.closest('select') : null;
   if (!select) return 'not-select';
@@ -154,7 +161,7 @@ def _act_on_page(action: Action, page, tabs: Tabs, nodes: dict[str, TreeNode], n
         node = _node(nodes, action.element_id or "")
         cdp = tabs.cdp(page)
         if kind is ActionKind.CLICK:
-            _click(page, cdp, node)
+            _click(page, cdp, node, navigation_timeout_ms)
         elif kind is ActionKind.HOVER:
             page.mouse.move(*_centre(page, cdp, node))
         elif kind is ActionKind.TYPE:
@@ -229,14 +236,20 @@ def _call_on_element(cdp, node: TreeNode, function: str, *args) -> object:
     return result.get("result", {}).get("value")
 
 
-def _click(page, cdp, node: TreeNode) -> None:
+def _click(page, cdp, node: TreeNode, navigation_timeout_ms: int) -> None:
     if node.role in ("option", "MenuListOption"):
         outcome = _call_on_element(cdp, node, _CHOOSE_OPTION_JS)
         if outcome == "ok":
             return
         if outcome == "disabled":
             raise ActionError(f"option {_describe(node)} is disabled")
-    page.mouse.click(*_centre(page, cdp, node))
+    point = _centre(page, cdp, node)
+    if _call_on_element(cdp, node, _OPENS_NEW_TAB_JS):
+        # Wait for the tab itself: on a busy machine it can appear after the page has settled.
+        with page.context.expect_page(timeout=navigation_timeout_ms):
+            page.mouse.click(*point)
+        return
+    page.mouse.click(*point)
 
 
 def _type(page, cdp, node: TreeNode, text: str, press_enter: bool) -> None:
