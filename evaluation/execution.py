@@ -26,6 +26,7 @@ from evaluation.tabs import Tabs
 _OBJECT_GROUP = "videodemo-action"
 _SELECT_ROLES = frozenset({"combobox", "listbox", "PopUpButton", "ComboBoxMenuButton"})
 
+_NEW_TAB_WAIT_S = 3.0
 # True when clicking the element follows a link into another tab (target=_blank or a named window).
 _OPENS_NEW_TAB_JS = """function () {
   const link = this.closest ? this.closest("a[href][target]") : null;
@@ -161,7 +162,7 @@ def _act_on_page(action: Action, page, tabs: Tabs, nodes: dict[str, TreeNode], n
         node = _node(nodes, action.element_id or "")
         cdp = tabs.cdp(page)
         if kind is ActionKind.CLICK:
-            _click(page, cdp, node, navigation_timeout_ms)
+            _click(page, tabs, cdp, node)
         elif kind is ActionKind.HOVER:
             page.mouse.move(*_centre(page, cdp, node))
         elif kind is ActionKind.TYPE:
@@ -236,7 +237,7 @@ def _call_on_element(cdp, node: TreeNode, function: str, *args) -> object:
     return result.get("result", {}).get("value")
 
 
-def _click(page, cdp, node: TreeNode, navigation_timeout_ms: int) -> None:
+def _click(page, tabs: Tabs, cdp, node: TreeNode) -> None:
     if node.role in ("option", "MenuListOption"):
         outcome = _call_on_element(cdp, node, _CHOOSE_OPTION_JS)
         if outcome == "ok":
@@ -244,12 +245,14 @@ def _click(page, cdp, node: TreeNode, navigation_timeout_ms: int) -> None:
         if outcome == "disabled":
             raise ActionError(f"option {_describe(node)} is disabled")
     point = _centre(page, cdp, node)
-    if _call_on_element(cdp, node, _OPENS_NEW_TAB_JS):
-        # Wait for the tab itself: on a busy machine it can appear after the page has settled.
-        with page.context.expect_page(timeout=navigation_timeout_ms):
-            page.mouse.click(*point)
-        return
+    opens_tab = _call_on_element(cdp, node, _OPENS_NEW_TAB_JS)
     page.mouse.click(*point)
+    if opens_tab:
+        # On a busy machine the new tab can appear after the page has settled: give it a moment
+        # (the page may also cancel the link, so this is bounded rather than a hard wait).
+        deadline = time.perf_counter() + _NEW_TAB_WAIT_S
+        while not tabs.has_opened() and time.perf_counter() < deadline:
+            page.wait_for_timeout(50)
 
 
 def _type(page, cdp, node: TreeNode, text: str, press_enter: bool) -> None:

@@ -52,6 +52,9 @@ class Tabs:
     def watcher(self, page=None) -> PageWatcher:
         return self._watch(page or self.current)
 
+    def has_opened(self) -> bool:
+        return any(not page.is_closed() for page in self._opened)
+
     def take_opened(self) -> list:
         opened, self._opened = [page for page in self._opened if not page.is_closed()], []
         return opened
