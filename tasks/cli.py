@@ -27,6 +27,10 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     reset.add_argument("--token", help="reset token (default: the sandbox.reset_token setting)")
     reset.set_defaults(handler=_reset)
 
+    from tasks.sandbox.tutorials.command import register_record
+
+    register_record(sub, common)
+
     register_tasks(subparsers, common)
 
 

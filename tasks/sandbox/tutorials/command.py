@@ -1,0 +1,41 @@
+"""`videodemo sandbox record [--only NAME] [--force]`: (re)create the tutorial videos."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def register_record(sandbox_actions, common: argparse.ArgumentParser) -> None:
+    record = sandbox_actions.add_parser(
+        "record",
+        parents=[common],
+        help="record the tutorial videos (with action logs and subtitles) that are missing or outdated",
+    )
+    record.add_argument("--only", action="append", metavar="NAME", help="only this tutorial (repeatable)")
+    record.add_argument("--force", action="store_true", help="record again even when up to date")
+    record.set_defaults(handler=_record)
+
+
+def _record(args: argparse.Namespace) -> int:
+    from cli.main import load_settings_from_args
+    from tasks.sandbox.tutorials.recorder import RecordingResult, record_tutorials, tutorials_dir
+
+    settings = load_settings_from_args(args)
+    started = time.monotonic()
+
+    def report(result: RecordingResult) -> None:
+        if result.recorded:
+            print(f"  {result.name:<26} {result.duration_s:5.1f}s of video, recorded in {result.elapsed_s:4.1f}s")
+        else:
+            print(f"  {result.name:<26} up to date")
+
+    print(f"tutorials in {tutorials_dir(settings)}:")
+    results = record_tutorials(settings, only=args.only, force=args.force, report=report)
+    recorded = [result for result in results if result.recorded]
+    video_s = sum(result.duration_s for result in recorded)
+    print(
+        f"total: {len(recorded)} recorded ({video_s:.0f}s of video), {len(results) - len(recorded)} up to date, "
+        f"in {time.monotonic() - started:.0f}s"
+    )
+    return 0

@@ -1,0 +1,198 @@
+"""Record the tutorial scripts on the sandbox sites into videos with ground truth.
+
+For each script in `scripts/`, `<cache>/sandbox/tutorials/` receives:
+
+    <name>.mp4           H.264, 1280x800 (browser bar + 1280x720 page), constant 15 fps
+    <name>.srt           the narration, one cue per step
+    <name>.actions.json  what was done, when, and where (see ground_truth.py)
+    <name>.fingerprint   hash of the script, the recorder code and the site's seed
+
+A tutorial is recorded again only when its fingerprint changed or a file is
+missing. The site is reset before each tutorial and once after the last, so
+tasks start from the seed. Time on the video is virtual (see film.py), which is
+why a minute of video takes seconds to make.
+
+15 fps: screen recorders commonly use 15 to 30 fps for UI work; 15 shows every
+UI change at human pace (the pipeline samples 2 fps) and halves the encoding
+work of 30, which keeps recording every tutorial well under the 5-minute budget.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cli.errors import UserError
+from settings import Settings
+from tasks.sandbox import server
+from tasks.sandbox.sites import SITES
+from tasks.sandbox.tutorials import chrome
+from tasks.sandbox.tutorials.encoder import VideoEncoder
+from tasks.sandbox.tutorials.film import Film
+from tasks.sandbox.tutorials.ground_truth import TutorialRecord, to_srt
+from tasks.sandbox.tutorials.performer import Performer
+from tasks.sandbox.tutorials.script import TutorialScript, load_all
+
+FPS = 15
+WIDTH, PAGE_HEIGHT = 1280, 720
+_CODE_DIR = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class TutorialFiles:
+    video: Path
+    subtitles: Path
+    actions: Path
+    fingerprint: Path
+
+    @classmethod
+    def of(cls, folder: Path, name: str) -> TutorialFiles:
+        return cls(*(folder / f"{name}{suffix}" for suffix in (".mp4", ".srt", ".actions.json", ".fingerprint")))
+
+    def all_exist(self) -> bool:
+        return all(path.exists() for path in (self.video, self.subtitles, self.actions, self.fingerprint))
+
+
+@dataclass(frozen=True)
+class RecordingResult:
+    name: str
+    files: TutorialFiles
+    recorded: bool  # False: it was up to date
+    duration_s: float  # length of the video (0 when not recorded now)
+    elapsed_s: float  # time it took to record
+
+
+def tutorials_dir(settings: Settings) -> Path:
+    return settings.paths.sandbox_dir / "tutorials"
+
+
+def fingerprint(script: TutorialScript) -> str:
+    """Changes when the script, the recorder's code or the site's seed changes."""
+    digest = hashlib.sha256()
+    digest.update(script.path.read_bytes())
+    for file in sorted(_CODE_DIR.glob("*.py")):
+        digest.update(file.name.encode())
+        digest.update(file.read_bytes())
+    digest.update(SITES[script.site].seed_fingerprint().encode())
+    digest.update(f"{FPS} {WIDTH}x{PAGE_HEIGHT}".encode())
+    return digest.hexdigest()[:16]
+
+
+def is_current(script: TutorialScript, folder: Path) -> bool:
+    files = TutorialFiles.of(folder, script.name)
+    return files.all_exist() and files.fingerprint.read_text().strip() == fingerprint(script)
+
+
+def select_scripts(only: list[str] | None = None) -> list[TutorialScript]:
+    scripts = load_all()
+    if not only:
+        return scripts
+    known = {script.name: script for script in scripts}
+    missing = [name for name in only if name not in known]
+    if missing:
+        raise UserError(f"no tutorial named {missing[0]!r}; known: {', '.join(known)}")
+    return [known[name] for name in only]
+
+
+def record_tutorials(
+    settings: Settings,
+    only: list[str] | None = None,
+    force: bool = False,
+    report: Callable[[RecordingResult], None] | None = None,
+) -> list[RecordingResult]:
+    """Record the scripts that are missing or outdated (all of `only` with `force`); others are left alone."""
+    folder = tutorials_dir(settings)
+    folder.mkdir(parents=True, exist_ok=True)
+    scripts = select_scripts(only)
+    results: list[RecordingResult] = []
+    todo = []
+    for script in scripts:
+        if not force and is_current(script, folder):
+            result = RecordingResult(script.name, TutorialFiles.of(folder, script.name), False, 0.0, 0.0)
+            results.append(result)
+            if report:
+                report(result)
+        else:
+            todo.append(script)
+    if not todo:
+        return results
+    already_up = {row.name for row in server.status(settings) if row.up}
+    server.start_background(settings)
+    try:
+        results += _record_in_browser(settings, todo, folder, report)
+    finally:
+        server.reset(settings)  # tasks start from the seed
+        started_here = [name for name in SITES if name not in already_up]
+        if started_here:
+            server.stop_background(settings, started_here)
+    return results
+
+
+def ensure_tutorials(settings: Settings) -> list[Path]:
+    """The videos of every tutorial, recording those that are missing or outdated (for the demo)."""
+    return [result.files.video for result in record_tutorials(settings)]
+
+
+def _record_in_browser(
+    settings: Settings, scripts: list[TutorialScript], folder: Path, report: Callable | None
+) -> list[RecordingResult]:
+    from playwright.sync_api import sync_playwright
+
+    from evaluation.auth import AuthStates
+    from evaluation.browser import launch_chromium
+
+    results = []
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright, settings.browser)
+        try:
+            auth = AuthStates(settings, browser)
+            for script in scripts:
+                result = record_one(settings, script, browser, auth, folder)
+                results.append(result)
+                if report:
+                    report(result)
+        finally:
+            browser.close()
+    return results
+
+
+def record_one(settings: Settings, script: TutorialScript, browser, auth, folder: Path) -> RecordingResult:
+    started = time.monotonic()
+    spec = SITES[script.site]
+    server.reset(settings, [script.site])
+    options: dict = {"viewport": {"width": WIDTH, "height": PAGE_HEIGHT}, "device_scale_factor": 1}
+    if script.login:
+        options["storage_state"] = auth.storage_state([spec.stands_for])
+    files = TutorialFiles.of(folder, script.name)
+    # Not *.mp4 until it is complete, so that nothing reading the folder takes a half-written video.
+    partial_video = files.video.with_name(files.video.name + ".partial")
+    context = browser.new_context(**options)
+    context.set_default_timeout(settings.browser.action_timeout_ms)
+    encoder = VideoEncoder(partial_video, WIDTH, chrome.HEIGHT + PAGE_HEIGHT, FPS)
+    try:
+        page = context.new_page()
+        rng = random.Random(f"tutorial:{script.name}")  # same script, same video
+        film = Film(encoder, FPS, WIDTH, PAGE_HEIGHT, cursor=(rng.uniform(560, 760), rng.uniform(380, 520)))
+        performer = Performer(page, film, script, server.site_url(spec, settings), rng)
+        performer.play()
+        encoder.close()
+    except BaseException:
+        encoder.abort()
+        raise
+    finally:
+        context.close()
+    record = TutorialRecord(
+        name=script.name, title=script.title, description=script.description, site=script.site,
+        start_url=script.start_url, fps=FPS, width=WIDTH, height=chrome.HEIGHT + PAGE_HEIGHT,
+        page_top=chrome.HEIGHT, duration_s=film.frames / FPS, actions=performer.actions, narration=performer.cues,
+    )  # fmt: skip
+    files.fingerprint.unlink(missing_ok=True)  # an interrupted rewrite must not look current
+    partial_video.replace(files.video)
+    files.subtitles.write_text(to_srt(performer.cues), encoding="utf-8")
+    files.actions.write_text(record.to_json(), encoding="utf-8")
+    files.fingerprint.write_text(fingerprint(script) + "\n")
+    return RecordingResult(script.name, files, True, record.duration_s, time.monotonic() - started)
