@@ -7,6 +7,7 @@ from pathlib import Path
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
+    from agent.run_flags import add_agent_arguments
     from model_access.cli import add_model_arguments
     from tasks.filters import KINDS
     from tasks.placeholders import KNOWN_SITES
@@ -19,7 +20,10 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     run.add_argument("--kind", choices=KINDS, help="only skill-retention or factual-retention tasks")
     run.add_argument("--ids", metavar="IDS", help="only these task ids, e.g. 3,5,10-20 or source:7")
     run.add_argument(
-        "--policy", required=True, metavar="NAME", help="policy to play: scripted, stop, or module:callable"
+        "--policy",
+        default="video",
+        metavar="NAME",
+        help="policy to play: video (the method, default), base, scripted, stop, or module:callable",
     )
     run.add_argument("--solutions", metavar="FILE_OR_DIR", help="scripted policy: actions per task id (JSON)")
     run.add_argument("--workers", type=int, metavar="N", help="parallel workers, one browser each (run.workers)")
@@ -30,6 +34,7 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     run.add_argument("--fresh", action="store_true", help="delete the run folder's results and start over")
     run.add_argument("--retry-errors", action="store_true", help="run again the tasks recorded as errors")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_agent_arguments(run)
     add_model_arguments(run)
     run.set_defaults(handler=_run)
 
@@ -59,11 +64,13 @@ def _settings(args: argparse.Namespace):
 
 
 def _run(args: argparse.Namespace) -> int:
+    from agent.run_flags import apply_agent_arguments
     from cli.errors import UserError
     from evaluation.runner import RunSpec, run
     from tasks.loading import SANDBOX_CONFIGS_DIR
 
     settings = _settings(args)
+    apply_agent_arguments(args, settings)
     if args.max_steps is not None:
         if args.max_steps < 1:
             raise UserError("--max-steps must be at least 1")

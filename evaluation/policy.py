@@ -8,7 +8,8 @@ demonstration it chose, the selection decisions) goes into `PolicyStep.info`.
 
 A policy that needs more of the page than the observation gives (the scripted
 policy looks elements up in the whole page) may define `attach_environment(env)`;
-the runner calls it with the episode's BrowserEnv before `reset`.
+the runner calls it with the episode's BrowserEnv before `reset`. A policy may also
+define `episode_info() -> dict`, whose result the task record keeps as `policy_info`.
 """
 
 from __future__ import annotations

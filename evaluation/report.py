@@ -92,6 +92,29 @@ def _image_source(value: str, folder: Path) -> str | None:
     return None
 
 
+def _is_demonstration(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("actions"), list) and "objective" in value
+
+
+def demonstration_html(demonstration: dict[str, Any], folder: Path) -> str:
+    """A demonstration a step showed (`info["demonstration"]`: objective, actions, keyframes): each of its steps
+    under the tutorial's screen before it, in a row beside the agent's screenshot; other fields as usual."""
+    actions, keyframes = demonstration["actions"], demonstration.get("keyframes")
+    paired = isinstance(keyframes, list) and len(keyframes) == len(actions)
+    frames = keyframes if paired else [None] * len(actions)
+    figures = "".join(
+        "<figure>" + (render_value(frame, folder) if isinstance(frame, str) else "")
+        + f"<figcaption>{number}. {html.escape(str(text))}</figcaption></figure>"
+        for number, (text, frame) in enumerate(zip(actions, frames), 1)
+    )  # fmt: skip
+    inline = {"objective", "actions"} | ({"keyframes"} if paired else set())
+    rest = {key: value for key, value in demonstration.items() if key not in inline}
+    return (
+        f'<div class="demo"><b>demonstration:</b> {html.escape(str(demonstration["objective"]))}'
+        f'<div class="strip">{figures}</div>{render_value(rest, folder) if rest else ""}</div>'
+    )
+
+
 def _environment():
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -109,9 +132,20 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
     folder = Path(folder)
     episode = read_json(folder / "episode.json") or {}
     steps = []
+    keyframes_of: dict[str, list] = {}  # a demonstration's images are saved once; later steps showing it reuse them
     for step in episode.get("steps", []):
-        extra = step.get("extra") or {}
-        steps.append({**step, "extra_html": Markup(render_value(extra, folder)) if extra else ""})
+        extra = dict(step.get("extra") or {})
+        demonstration = extra.pop("demonstration", None) if _is_demonstration(extra.get("demonstration")) else None
+        if demonstration and demonstration.get("trajectory_id"):
+            if isinstance(demonstration.get("keyframes"), list):
+                keyframes_of[demonstration["trajectory_id"]] = demonstration["keyframes"]
+            elif demonstration["trajectory_id"] in keyframes_of:
+                demonstration = {**demonstration, "keyframes": keyframes_of[demonstration["trajectory_id"]]}
+        steps.append({
+            **step,
+            "demonstration_html": Markup(demonstration_html(demonstration, folder)) if demonstration else "",
+            "extra_html": Markup(render_value(extra, folder)) if extra else "",
+        })  # fmt: skip
     verdicts = [
         {**verdict, "details_html": Markup(render_value(verdict.get("details"), folder))}
         for verdict in record.get("verdicts", []) + ([record["intermediate"]] if record.get("intermediate") else [])
@@ -127,6 +161,7 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
         timings=", ".join(f"{key} {value:.1f}s" for key, value in (record.get("timings") or {}).items()),
         state_html=Markup(render_value(record["state"], folder)) if record.get("state") else "",
         usage_html=Markup(render_value(usage, folder)) if usage else "",
+        policy_html=Markup(render_value(record["policy_info"], folder)) if record.get("policy_info") else "",
     )
     path = folder / TASK_PAGE
     path.write_text(page, encoding="utf-8")
@@ -193,13 +228,51 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     ordered = [rows[("all", "all")]] + [
         rows[key] for group in GROUPS for key in sorted(k for k in rows if k[0] == group)
     ]
+    steps = sum(int(record.get("steps") or 0) for record in records)
     return {
         "tasks": len(records),
         "rows": [_finish_row(row) for row in ordered],
         "changed_state": [r["task_key"] for r in records if (r.get("state") or {}).get("counts_changed")],
         "require_reset": [r["task_key"] for r in records if r.get("require_reset")],
         "usage": {role: ledger.to_dict() for role, ledger in ledgers.items()},
+        "steps": steps,
+        "policy_cost_per_step": cost_per_step(ledgers["policy"].to_dict(), steps),
     }
+
+
+# Ledger stages of the policy's own step call and of trajectory selection (agent/selection.py).
+POLICY_STAGE = "policy"
+SELECTION_PREFIX = "selection"
+_COST_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "images")
+
+
+def cost_per_step(policy_usage: dict[str, Any], steps: int) -> list[dict[str, Any]]:
+    """The policy's model usage per episode step, one row per ledger stage, plus "selection (all)" summing the
+    selection stages beside the policy's own call, so what choosing demonstrations costs reads at a glance."""
+    if not steps:
+        return []
+    rows: list[dict[str, Any]] = []
+    selection = dict.fromkeys(_COST_FIELDS, 0)
+    for row in policy_usage.get("rows", []):
+        rows.append({"stage": row["stage"], **{name: row.get(name, 0) / steps for name in _COST_FIELDS}})
+        if row["stage"].startswith(SELECTION_PREFIX):
+            for name in _COST_FIELDS:
+                selection[name] += row.get(name, 0)
+    if any(row["stage"].startswith(SELECTION_PREFIX) for row in rows):
+        rows.append({"stage": "selection (all)", **{name: value / steps for name, value in selection.items()}})
+    order = {POLICY_STAGE: 0, "selection (all)": 1}
+    return sorted(rows, key=lambda row: (order.get(row["stage"], 2), row["stage"]))
+
+
+def cost_table(summary: dict[str, Any]) -> str:
+    rows = summary.get("policy_cost_per_step") or []
+    if not rows:
+        return ""
+    lines = [["stage", "calls/step", "prompt tok/step", "compl tok/step", "images/step"]]
+    for row in rows:
+        lines.append([row["stage"], f"{row['calls']:.2f}", f"{row['prompt_tokens']:.0f}",
+                      f"{row['completion_tokens']:.0f}", f"{row['images']:.2f}"])  # fmt: skip
+    return f"policy model cost per step ({summary['steps']} steps):\n" + _columns(lines)
 
 
 def _rate(value: float | None) -> str:
@@ -239,6 +312,8 @@ def usage_tables(summary: dict[str, Any]) -> str:
     for role, data in summary["usage"].items():
         if data.get("rows"):
             parts.append(f"model usage ({role}):\n" + UsageLedger.from_dict(data).summary_table())
+    if cost_table(summary):
+        parts.append(cost_table(summary))
     return "\n\n".join(parts) or "model usage: no model calls"
 
 

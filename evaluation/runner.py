@@ -64,6 +64,11 @@ class RunSpec:
             "ids": self.ids,
             "solutions": str(Path(solutions).resolve()) if solutions else None,
             "max_steps": settings.agent.max_steps,
+            # The agent's ablation flags: a run with --no-videos must not resume one with videos.
+            "agent": {
+                name: getattr(settings.agent, name)
+                for name in ("use_videos", "trajectory_selection", "visual", "transcript_only")
+            },
         }
 
 

@@ -142,6 +142,8 @@ class TaskRunner:
             errors=[f"step {step.index}: {step.error}" for step in steps if step.error]
             + ([failure] if failure else []),
             state=state,
+            # What the policy says about the episode as a whole (the video policy: its videos, what it showed when).
+            policy_info=self.policy.episode_info() if hasattr(self.policy, "episode_info") else None,
             usage={
                 "policy": usage_difference(usage_before, self.policy.usage()),
                 "evaluation": self.client.ledger.to_dict(),

@@ -152,7 +152,7 @@ class OcrLabelerSettings:
     # screen changes near it) or "auto" (rings when the video has any, else dwell).
     click_evidence: str = "auto"
     # Share of the frame that must change at once to count as a new page.
-    page_change_fraction: float = 0.25
+    page_change_fraction: float = 0.15
     # Typing is over after this long without new ink in the field.
     typing_quiet_s: float = 1.0
     # Enter pressed within this long after the last key is part of the typing, as a person describes it.
@@ -215,6 +215,10 @@ class SelectionSettings:
     stage1_pool_per_video: int = 40
     # Ask first whether the previous step's trajectory still applies.
     continuation: bool = True
+    # Selection is part of the policy, so it asks the policy's model; name another role (llm, vlm) to split them.
+    role: str = "policy"
+    # Lines of the accessibility tree shown as the page summary: enough to tell pages apart, far fewer tokens.
+    page_summary_lines: int = 30
 
 
 @dataclass
@@ -240,6 +244,31 @@ class AgentSettings:
     trajectory_selection: bool = True
     visual: bool = True
     transcript_only: bool = False
+    # Trajectory index the agent reads; "" = <cache>/index, where process-videos writes by default.
+    index_dir: str = ""
+    # Demonstration keyframes are shrunk to this longest side: UI text stays legible and 15 of them fit a context.
+    demonstration_image_max_side: int = 1024
+    # Transcript characters shown with --transcript-only: a 10-minute tutorial's narration, bounded cost.
+    transcript_max_chars: int = 12000
+
+
+@dataclass
+class ReplaySettings:
+    """The model-free replay policy (`--policy replay`) and its embedding selection: a baseline, not the method."""
+
+    # Cosine similarity a live element's name needs to stand for a demonstrated one ("Add to Wish List" vs
+    # "My Wish List" is 0.68 with MiniLM, a cut or reworded name of the same element 0.8-1).
+    grounding_min_similarity: float = 0.7
+    # A rewritten target (the task's product or forum put in) is used only when it matches this well.
+    substitution_min_similarity: float = 0.85
+    # Stage 1: candidates less similar than this to the task are no demonstration for it.
+    selection_min_similarity: float = 0.25
+    # Stage 1: bonus per action, so a span that carries the task further beats a fragment that merely reads closer.
+    length_bonus: float = 0.01
+    # Stage 2: weight of how well a candidate's first step grounds, beside its stage-1 score.
+    grounding_weight: float = 0.5
+    # Stage 2: a candidate starting at a step of its video already replayed loses this much (tutorials move forward).
+    replayed_penalty: float = 0.15
 
 
 @dataclass
@@ -286,4 +315,5 @@ class Settings:
     selection: SelectionSettings = field(default_factory=SelectionSettings)
     agent: AgentSettings = field(default_factory=AgentSettings)
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
+    replay: ReplaySettings = field(default_factory=ReplaySettings)
     run: RunSettings = field(default_factory=RunSettings)

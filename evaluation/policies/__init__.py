@@ -23,6 +23,12 @@ POLICIES: dict[str, str] = {
     "scripted": "evaluation.policies.scripted:build_scripted_policy",
     # Answers `stop []` at once: the do-nothing baseline, to see which tasks pass without any work.
     "stop": "evaluation.policies.stop:build_stop_policy",
+    # The method: two-stage trajectory selection before every action, ablations by flag (docs/agent.md).
+    "video": "agent.video_policy:build_video_policy",
+    # The same web policy without any video material.
+    "base": "agent.base_policy:build_base_policy",
+    # Model-free baseline: replays the demonstration embedding selection picks, grounded by text similarity.
+    "replay": "agent.replay_policy:build_replay_policy",
 }
 
 

@@ -1,0 +1,147 @@
+"""The base web policy: accessibility tree plus screenshot in, one reasoned action out (no videos).
+
+Each step sends the `policy` model role a system prompt (the role, the observation
+format, the action space and the rules) and one user message: the demonstration or
+narration when the caller gives one, then the task, the page (URL, tabs, the tree of
+the part in view), the last `agent.history_length` steps with how each went, and the
+screenshot when `agent.use_screenshot` is on. The model reasons first and ends with
+the action in a fenced block; the environment reads the action, and a reply without
+one is a failed step (three in a row end the episode).
+
+    policy = BasePolicy(settings)
+    policy.reset(task)
+    step = policy.act(observation)          # PolicyStep(reply, info={"reasoning": ...})
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from agent.demonstration import Demonstration
+from agent.history import History
+from agent.replies import read_reply
+from agent.templates import block, render
+from evaluation.observation import Observation, tab_header
+from evaluation.policy import PolicyStep
+from model_access.client import ModelClient
+from model_access.messages import Message, count_images, image_part, system_message
+from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
+from settings import Settings
+
+POLICY_ROLE = "policy"
+POLICY_STAGE = "policy"
+INTERMEDIATE_STAGE = "intermediate"
+
+
+class BasePolicy:
+    name = "base"
+
+    def __init__(self, settings: Settings, client: ModelClient | None = None) -> None:
+        self.settings = settings
+        self._own_client = client is None
+        self.client = client if client is not None else ModelClient(settings)
+        self.client.role_settings(POLICY_ROLE)  # no policy model configured: say so before any task runs
+        self.env: Any = None
+        self.task: Any = None
+        self.history = History()
+        self.last_observation: Observation | None = None
+
+    # ---- the Policy protocol ----
+
+    def attach_environment(self, env: Any) -> None:
+        self.env = env  # read for how each action went and for the final page
+
+    def reset(self, task: Any) -> None:
+        self.task = task
+        self.history = History()
+        self.last_observation = None
+
+    def act(self, observation: Observation) -> PolicyStep:
+        return self.step(observation, None)
+
+    def answer_intermediate(self, question: str) -> str | None:
+        return self.ask_intermediate(question, [])
+
+    def usage(self) -> dict[str, Any]:
+        return self.client.ledger.to_dict()
+
+    def close(self) -> None:
+        self.env = None
+        if self._own_client:
+            self.client.close()
+
+    # ---- one step ----
+
+    def step(self, observation: Observation, demonstration: Demonstration | None) -> PolicyStep:
+        """Ask the policy model for the next action, with `demonstration` (if any) in its context."""
+        self.history.learn_outcomes(self.env)
+        self.last_observation = observation
+        messages = self.messages(observation, demonstration)
+        result = self.client.chat(POLICY_ROLE, messages, stage=POLICY_STAGE)
+        reply = read_reply(result.text)
+        self.history.add(reply.reasoning, reply.action, f"no valid action: {reply.problem}" if reply.problem else None)
+        info: dict[str, Any] = {"reasoning": reply.reasoning, "images_sent": count_images(messages)}
+        if reply.problem:
+            info["unparseable"] = reply.problem
+        return PolicyStep(result.text, info)
+
+    def messages(self, observation: Observation, demonstration: Demonstration | None) -> list[Message]:
+        agent = self.settings.agent
+        parts: list[dict[str, Any]] = []
+        if demonstration is not None:
+            parts += demonstration.prompt_parts(agent.visual, agent.demonstration_image_max_side)
+        parts.append(
+            block(
+                "policy_step",
+                objective=self.task.intent,
+                url=observation.url,
+                tabs=tab_header(observation.tabs),
+                tree=observation.tree_text or "(the page shows no elements)",
+                history=self.history.text(agent.history_length),
+            )
+        )
+        parts += self._screenshot_parts(observation)
+        parts.append(block("policy_closing"))
+        return [system_message(render("policy_system")), {"role": "user", "content": parts}]
+
+    def _screenshot_parts(self, observation: Observation | None) -> list[dict[str, Any]]:
+        if observation is None or observation.screenshot is None or not self.settings.agent.use_screenshot:
+            return []
+        return [block("policy_screenshot"), image_part(observation.screenshot)]
+
+    # ---- the factual-retention question ----
+
+    def ask_intermediate(self, question: str, shown: list[Demonstration]) -> str | None:
+        """Ask the question once, with the material shown during the episode and the page it ended on."""
+        agent = self.settings.agent
+        final = self._final_observation()
+        parts: list[dict[str, Any]] = []
+        for demonstration in shown:
+            parts += demonstration.prompt_parts(agent.visual, agent.demonstration_image_max_side)
+        if not shown:
+            parts.append(block("intermediate_nothing_shown"))
+        parts.append(
+            block(
+                "intermediate",
+                objective=self.task.intent,
+                url=final.url if final else "(unknown)",
+                tree=final.tree_text if final else "(not available)",
+            )
+        )
+        parts += self._screenshot_parts(final)
+        parts.append(block("intermediate_question", question=question))
+        messages = [system_message(render("policy_system")), {"role": "user", "content": parts}]
+        result = self.client.chat(POLICY_ROLE, messages, stage=INTERMEDIATE_STAGE)
+        try:
+            return extract_code_block(result.text)
+        except ReplyParseError:
+            return strip_thinking(result.text).strip()
+
+    def _final_observation(self) -> Observation | None:
+        observation = getattr(self.env, "observation", None)
+        return observation if observation is not None else self.last_observation
+
+
+def build_base_policy(settings: Settings, args: argparse.Namespace) -> BasePolicy:
+    return BasePolicy(settings)

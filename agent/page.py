@@ -1,0 +1,34 @@
+"""Short descriptions of the current page, for selection prompts and index queries."""
+
+from __future__ import annotations
+
+from agent.templates import render
+from evaluation.observation import Observation
+
+
+def page_title(observation: Observation) -> str:
+    current = next((tab for tab in observation.tabs if tab.current), None)
+    return current.title if current is not None else ""
+
+
+def tree_head(observation: Observation, lines: int) -> str:
+    """The first `lines` lines of the accessibility tree, with a note when more follow."""
+    tree = observation.tree_text.splitlines()
+    head = "\n".join(tree[: max(lines, 0)])
+    if len(tree) > lines:
+        head += f"\n[... {len(tree) - lines} more lines ...]"
+    return head
+
+
+def page_summary(observation: Observation, lines: int) -> str:
+    """URL, title and the top of the tree: what a selection call reads about the page."""
+    title = page_title(observation)
+    return render("page_summary", url=observation.url, title=title, tree=tree_head(observation, lines))
+
+
+def ranking_query(intent: str, observation: Observation | None, lines: int = 10) -> str:
+    """What candidate trajectories are ranked against: the task, then where the agent is."""
+    if observation is None:
+        return intent
+    words = " ".join(line.strip() for line in tree_head(observation, lines).splitlines())
+    return f"{intent}\n{page_title(observation)}\n{observation.url}\n{words}"
