@@ -16,6 +16,7 @@ from pathlib import Path
 
 from processing.artifacts import read_json, write_json_atomic
 from processing.sources import SourceResult, file_record, probe_all
+from retrieval.download import one_line
 from settings.schema import Settings
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ def from_urls(urls: list[str], settings: Settings, dry_run: bool = False) -> Sou
             try:
                 known = _download(url, folder, settings)
             except Exception as exc:  # yt-dlp raises its own errors for every network or site failure
-                reason = " ".join(str(exc).replace("ERROR: ", "").split())[:300]
+                reason = one_line(str(exc))[:300]
                 result.problems.append((url, f"download of {url} failed ({reason}): check the URL and the network"))
                 continue
             registry[url] = known
@@ -79,22 +80,10 @@ def from_urls(urls: list[str], settings: Settings, dry_run: bool = False) -> Sou
 def _download(url: str, folder: Path, settings: Settings) -> dict:
     import yt_dlp
 
+    from retrieval.download import ytdlp_options
+
     folder.mkdir(parents=True, exist_ok=True)
-    height = settings.retrieval.max_height
-    options = {
-        "quiet": True,
-        "no_warnings": True,
-        "noprogress": True,
-        "logger": _QuietLogger(),
-        "outtmpl": str(folder / "%(video_id)s.%(ext)s"),
-        # The best stream within the height bound, as mp4 where the site offers it.
-        "format": f"bv*[height<={height}]+ba/b[height<={height}]/bv*+ba/b",
-        "merge_output_format": "mp4",
-        "writesubtitles": True,
-        "writeautomaticsub": True,
-        "subtitleslangs": [settings.retrieval.language],
-        "subtitlesformat": "vtt/srt/best",
-    }
+    options = ytdlp_options(settings, str(folder / "%(video_id)s.%(ext)s"), subtitles=True, label=url)
     with yt_dlp.YoutubeDL(options) as downloader:
         info = downloader.extract_info(url, download=False)
         video_id = video_id_for(info)
@@ -109,19 +98,3 @@ def _download(url: str, folder: Path, settings: Settings) -> dict:
         "title": str(info.get("title") or ""),
         "description": str(info.get("description") or ""),
     }
-
-
-class _QuietLogger:
-    """yt-dlp prints errors itself; they are reported once, per URL, by the caller instead."""
-
-    def debug(self, message: str) -> None:
-        log.debug("yt-dlp: %s", message)
-
-    def info(self, message: str) -> None:
-        log.debug("yt-dlp: %s", message)
-
-    def warning(self, message: str) -> None:
-        log.debug("yt-dlp warning: %s", message)
-
-    def error(self, message: str) -> None:
-        log.debug("yt-dlp error: %s", message)

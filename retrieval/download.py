@@ -147,46 +147,54 @@ class Downloader:
             ydl.download([url])
 
     def _options(self, youtube_id: str, subtitles: bool) -> dict[str, Any]:
-        height = int(self.settings.retrieval.max_height)
-        language = self.settings.retrieval.language
-        merge = shutil.which("ffmpeg") is not None
-        # Heights the site does not state (plain HTML5 pages) pass the bound ("<=?"); the worst format is the
-        # last resort, so a video is never fetched above the bound.
-        if merge:
-            fmt = f"bv*[height<=?{height}]+ba/b[height<=?{height}]/wv*+ba/w"
-        else:
-            fmt = f"b[height<=?{height}]/w"
-        options: dict[str, Any] = {
-            "outtmpl": {"default": str(self.folder / f"{youtube_id}.%(ext)s")},
-            "format": fmt,
-            "format_sort": [f"res:{height}", "ext:mp4:m4a"],
-            "noplaylist": True,
-            "overwrites": False,
-            "quiet": True,
-            "no_warnings": True,
-            "noprogress": True,
-            "logger": _YtDlpLog(youtube_id),
-            "socket_timeout": 30,
-            "retries": 3,
-            "fragment_retries": 3,
-        }
-        if merge:
-            options["merge_output_format"] = "mp4"
-        if subtitles:
-            options.update(
-                writesubtitles=True,
-                writeautomaticsub=True,
-                subtitleslangs=[f"{language}.*", language],
-                subtitlesformat="vtt/srt/best",
-            )
-        return options
+        return ytdlp_options(
+            self.settings, str(self.folder / f"{youtube_id}.%(ext)s"), subtitles=subtitles, label=youtube_id
+        )
+
+
+def ytdlp_options(settings: Settings, outtmpl: str, *, subtitles: bool, label: str) -> dict[str, Any]:
+    """yt-dlp options shared by retrieval and the `urls` source of process-videos: a bounded height,
+    mp4 where ffmpeg can merge, captions in the wanted language, quiet (errors come back as exceptions)."""
+    height = int(settings.retrieval.max_height)
+    language = settings.retrieval.language
+    merge = shutil.which("ffmpeg") is not None
+    # Heights the site does not state (plain HTML5 pages) pass the bound ("<=?"); the worst format is the
+    # last resort, so a video is never fetched above the bound.
+    if merge:
+        fmt = f"bv*[height<=?{height}]+ba/b[height<=?{height}]/wv*+ba/w"
+    else:
+        fmt = f"b[height<=?{height}]/w"
+    options: dict[str, Any] = {
+        "outtmpl": {"default": outtmpl},
+        "format": fmt,
+        "format_sort": [f"res:{height}", "ext:mp4:m4a"],
+        "noplaylist": True,
+        "overwrites": False,
+        "quiet": True,
+        "no_warnings": True,
+        "noprogress": True,
+        "logger": _YtDlpLog(label),
+        "socket_timeout": 30,
+        "retries": 3,
+        "fragment_retries": 3,
+    }
+    if merge:
+        options["merge_output_format"] = "mp4"
+    if subtitles:
+        options.update(
+            writesubtitles=True,
+            writeautomaticsub=True,
+            subtitleslangs=[f"{language}.*", language],
+            subtitlesformat="vtt/srt/best",
+        )
+    return options
 
 
 class _YtDlpLog:
     """yt-dlp's messages go to our debug log; errors come back as exceptions and are reported there."""
 
-    def __init__(self, youtube_id: str) -> None:
-        self.prefix = f"yt-dlp {youtube_id}: "
+    def __init__(self, label: str) -> None:
+        self.prefix = f"yt-dlp {label}: "
 
     def debug(self, message: str) -> None:
         log.debug("%s%s", self.prefix, message)
