@@ -74,8 +74,10 @@ def fresh_sandbox(sandbox: Sandbox) -> Sandbox:
     return sandbox
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium(test_settings: Settings):
+    # Module scope, not session: a live sync Playwright holds the thread's event loop, and
+    # code under test that starts its own Playwright (recorder, runner) must find it free.
     from playwright.sync_api import sync_playwright
 
     from evaluation.browser import launch_chromium
