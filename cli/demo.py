@@ -1,30 +1,210 @@
-"""`videodemo demo`: the main job on the bundled sandbox (what `make demo` runs)."""
+"""`videodemo demo`: the main job on the bundled sandbox with no model (what `make demo` runs).
+
+Phases, each timed, each resumable (a second run reuses what the first made):
+1. start the sandbox sites (left running; `videodemo sandbox stop` stops them);
+2. record the tutorial videos that are missing or outdated;
+3. process them with the model-free parts: OCR labeler, derived objectives, no
+   filtering stages (they need a model), into the trajectory index;
+4. score the labeled actions against the tutorials' ground-truth logs;
+5. run the replay policy on the sandbox skill-retention tasks twice, through the
+   runner (records, pages, summaries): with two-stage embedding selection, and with
+   `--no-trajectory-selection` (the most relevant video's longest trajectory).
+Everything printed is measured by this run. These are baselines: the VLM method
+runs with `process-videos` and `videodemo run --policy video` once a model is set up.
+`--quick` does the same with one tutorial and its tasks, for tests and a first look.
+"""
 
 from __future__ import annotations
 
 import argparse
+import copy
+import time
+from pathlib import Path
+
+QUICK_TUTORIALS = ("forum_browse_sort",)
+RUNS = (("two-stage embedding selection", True, "demo-replay-selection"),
+        ("--no-trajectory-selection (whole video)", False, "demo-replay-whole-video"))  # fmt: skip
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
     demo = subparsers.add_parser(
-        "demo", parents=[common], help="run the main job on the bundled sandbox (what `make demo` runs)"
+        "demo",
+        parents=[common],
+        help="run the main job on the bundled sandbox with the model-free baseline (what `make demo` runs)",
+        description="Record the sandbox tutorials, process them with the OCR labeler and derived objectives, "
+        "score the labeler, and run the replay policy on the skill-retention tasks with and without trajectory "
+        "selection. A model-free baseline, not the VLM method; a re-run reuses everything already done.",
     )
+    demo.add_argument("--quick", action="store_true", help=f"only the tutorial {QUICK_TUTORIALS[0]} and its tasks")
+    demo.add_argument("--workers", type=int, default=2, metavar="N", help="videos and tasks at once (default 2)")
+    demo.add_argument("--fresh", action="store_true", help="run the tasks again instead of reusing finished ones")
     demo.set_defaults(handler=_demo)
 
 
+class _Clock:
+    """Times each phase and says when it is done."""
+
+    def __init__(self) -> None:
+        self.phases: list[tuple[str, float]] = []
+        self.started = time.perf_counter()
+
+    def done(self, name: str, since: float, note: str = "") -> None:
+        seconds = time.perf_counter() - since
+        self.phases.append((name, seconds))
+        print(f"[{name}: {seconds:.1f} s{', ' + note if note else ''}]\n", flush=True)
+
+    def lines(self) -> list[str]:
+        width = max([len(name) for name, _ in self.phases] + [5])
+        rows = [f"  {name:<{width}} {seconds:7.1f} s" for name, seconds in self.phases]
+        return rows + [f"  {'total':<{width}} {time.perf_counter() - self.started:7.1f} s"]
+
+
 def _demo(args: argparse.Namespace) -> int:
+    from cli.errors import UserError
     from cli.main import load_settings_from_args
+    from processing.plugins import LABELERS
+
+    if args.workers < 1:
+        raise UserError(f"--workers is {args.workers}: pass 1 or more")
+    if "ocr" not in LABELERS:
+        raise UserError("the OCR labeler is not registered in processing/plugins.py: update the checkout")
+    settings = load_settings_from_args(args)
+    clock = _Clock()
+    print("Model-free baseline on the bundled sandbox: OCR labeler + derived objectives + replay policy.")
+    print("No model is called; these numbers are baselines, not the VLM method.\n", flush=True)
+
+    _start_sites(settings, clock)
+    names = _record(settings, clock, list(QUICK_TUTORIALS) if args.quick else None)
+    _process(settings, names, args.workers, clock)
+
+    from cli.demo_scores import accuracy_lines, labeler_accuracy
+
+    since = time.perf_counter()
+    accuracy = labeler_accuracy(settings, names)
+    print("\n".join(accuracy_lines(accuracy)))
+    clock.done("labeler accuracy", since)
+
+    results = [_run(settings, names, label, selection, folder, args, clock) for label, selection, folder in RUNS]
+    _final_report(accuracy, results, clock)
+    return 0
+
+
+def _start_sites(settings, clock: _Clock) -> None:
     from tasks.cli import print_sites
     from tasks.sandbox import server
 
-    settings = load_settings_from_args(args)
+    since = time.perf_counter()
     server.start_background(settings)
-    rows = server.status(settings)
-    down = [row.name for row in rows if not row.up]
+    down = [row.name for row in server.status(settings) if not row.up]
     if down:
-        print(f"error: sandbox sites not answering: {', '.join(down)}")
-        return 1
-    print("sandbox sites are up and answering:")
+        from cli.errors import UserError
+
+        raise UserError(f"sandbox sites not answering: {', '.join(down)}; see `videodemo sandbox status`")
     print_sites(settings)
-    print("they keep running in the background; `videodemo sandbox stop` stops them")
-    return 0
+    clock.done("sandbox sites", since, "left running; `videodemo sandbox stop` stops them")
+
+
+def _record(settings, clock: _Clock, only: list[str] | None) -> list[str]:
+    from tasks.sandbox.tutorials.recorder import RecordingResult, record_tutorials
+
+    since = time.perf_counter()
+    print("recording the tutorials that are missing or outdated ...", flush=True)
+
+    def report(result: RecordingResult) -> None:
+        if result.recorded:
+            print(f"  {result.name:<26} {result.duration_s:5.1f} s of video, recorded in {result.elapsed_s:4.1f} s")
+
+    results = record_tutorials(settings, only=only, report=report)
+    made = [result for result in results if result.recorded]
+    clock.done("tutorial recording", since, f"{len(made)} recorded, {len(results) - len(made)} up to date")
+    return sorted(result.name for result in results)
+
+
+def _process(settings, names: list[str], workers: int, clock: _Clock) -> None:
+    """process-videos --source sandbox --labeler ocr --objectives derived, without the filtering stages."""
+    from model_access.client import ModelClient
+    from model_access.embeddings import Embedder
+    from processing import sources
+    from processing.index import TrajectoryIndex
+    from processing.pipeline import Pipeline
+    from processing.summary import RunSummary
+
+    since = time.perf_counter()
+    processing_settings = copy.deepcopy(settings)
+    p = processing_settings.processing
+    p.labeler, p.objectives, p.trajectory_filtering, p.action_filtering = "ocr", "derived", False, False
+    index_dir = settings.paths.index_dir
+    print(f"processing {len(names)} tutorial(s) into {index_dir} (labeler ocr, objectives derived) ...", flush=True)
+    with ModelClient(processing_settings) as client:
+        pipeline = Pipeline(processing_settings, client, None, recompute=not settings.models.use_cache)
+        pipeline.check_roles()
+        embedder = Embedder(processing_settings, client.ledger)
+        pipeline.index = TrajectoryIndex.open(index_dir, processing_settings, embedder)
+        pipeline.index.check_embedding_model()
+        found = sources.from_sandbox(processing_settings)
+        videos = [video for video in found.videos if video.video_id in names]
+        outcomes = pipeline.run(videos, workers)
+        summary = RunSummary(
+            outcomes, found.problems, client.ledger, time.perf_counter() - since, index_dir=str(index_dir),
+            index_trajectories=len(pipeline.index), index_videos=len(pipeline.index.videos()),
+        )  # fmt: skip
+    print(summary.format())
+    failed = [outcome.video_id for outcome in outcomes if not outcome.ok]
+    clock.done("processing", since, f"failed: {', '.join(failed)}" if failed else "")
+
+
+def _run(settings, names: list[str], label: str, selection: bool, folder: str, args, clock: _Clock):
+    from cli.demo_scores import RunResult
+    from evaluation.runner import RunSpec, run
+    from tasks.loading import SANDBOX_CONFIGS_DIR
+
+    since = time.perf_counter()
+    run_settings = copy.deepcopy(settings)
+    run_settings.agent.trajectory_selection = selection
+    print(f"running the replay policy with {label} on the skill-retention tasks ...", flush=True)
+    spec = RunSpec(
+        tasks_path=SANDBOX_CONFIGS_DIR,
+        policy="replay",
+        policy_args=argparse.Namespace(),
+        out_dir=Path(settings.paths.runs_dir) / (folder + ("-quick" if args.quick else "")),
+        kind="skill",
+        ids=_task_ids(settings, names) if args.quick else None,
+        workers=args.workers,
+        fresh=args.fresh,
+    )
+    run_dir = run(spec, run_settings)
+    from evaluation.report import write_run_outputs
+
+    seconds = time.perf_counter() - since
+    clock.done(f"run: {label}", since)
+    return RunResult(label, run_dir, write_run_outputs(run_dir), seconds)
+
+
+def _task_ids(settings, names: list[str]) -> str:
+    """The skill-retention tasks whose tutorial is among `names`, as an --ids list."""
+    from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+
+    tasks = load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks
+    return ",".join(task.key for task in tasks if task.kind == "skill" and set(task.videos) & set(names))
+
+
+def _final_report(accuracy, results, clock: _Clock) -> None:
+    from cli.demo_scores import accuracy_lines, success_table
+
+    lines = [
+        "",
+        "=" * 78,
+        "MODEL-FREE BASELINE (OCR labeler + derived objectives + replay policy) - not the VLM method",
+        "=" * 78,
+        *accuracy_lines(accuracy),
+        "",
+        "Replay policy on the sandbox skill-retention tasks (success = passed / scored):",
+        *success_table(results),
+        "",
+        "reports:",
+        *[f"  {result.label}: {result.run_dir / 'index.html'}" for result in results],
+        "",
+        "time per phase:",
+        *clock.lines(),
+    ]
+    print("\n".join(lines))

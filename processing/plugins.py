@@ -28,8 +28,14 @@ from processing.records import LabeledAction, VideoRecord
 from processing.stages.asking import StageStats
 from settings.schema import Settings
 
-LABELERS: dict[str, str] = {"vlm": "processing.stages.labeling:VlmLabeler"}
-OBJECTIVE_MAKERS: dict[str, str] = {"vlm": "processing.stages.trajectories:VlmObjectives"}
+LABELERS: dict[str, str] = {
+    "vlm": "processing.stages.labeling:VlmLabeler",
+    "ocr": "processing.ocr_labeler.plugin:OcrPipelineLabeler",  # model-free baseline
+}
+OBJECTIVE_MAKERS: dict[str, str] = {
+    "vlm": "processing.stages.trajectories:VlmObjectives",
+    "derived": "processing.objectives.derived:DerivedObjectives",  # model-free baseline
+}
 
 
 @dataclass

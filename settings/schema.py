@@ -156,7 +156,10 @@ class OcrLabelerSettings:
     # Typing is over after this long without new ink in the field.
     typing_quiet_s: float = 1.0
     # Enter pressed within this long after the last key is part of the typing, as a person describes it.
-    enter_pause_s: float = 1.0
+    enter_pause_s: float = 2.0
+    # A pointer resting this long, without clicking, on something that reacted to it (an underline,
+    # a tint) is a hover; shorter rests are a hand on its way.
+    hover_dwell_s: float = 1.0
     # How far (pixels, at 1280 wide) from the pointer tip a text may be and still name the target.
     target_radius_px: int = 60
     # OCR lines read with a lower confidence are ignored.
@@ -263,12 +266,12 @@ class ReplaySettings:
     substitution_min_similarity: float = 0.85
     # Stage 1: candidates less similar than this to the task are no demonstration for it.
     selection_min_similarity: float = 0.25
-    # Stage 1: bonus per action, so a span that carries the task further beats a fragment that merely reads closer.
-    length_bonus: float = 0.01
+    # Stage 1: bonus per action, so a span that carries the task further beats a fragment that merely reads closer,
+    # counted up to a sub-task's length so that whole videos do not win by length alone.
+    length_bonus: float = 0.03
+    length_bonus_cap: int = 5
     # Stage 2: weight of how well a candidate's first step grounds, beside its stage-1 score.
     grounding_weight: float = 0.5
-    # Stage 2: a candidate starting at a step of its video already replayed loses this much (tutorials move forward).
-    replayed_penalty: float = 0.15
 
 
 @dataclass

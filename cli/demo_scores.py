@@ -1,0 +1,79 @@
+"""What the demo reports: the labeler's accuracy on the recorded tutorials and each run's success rate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from processing.artifacts import VideoArtifacts, read_json
+from processing.labeling_accuracy import AccuracyReport, ground_truth_actions, score_actions
+from processing.records import LabeledAction
+from settings import Settings
+
+
+@dataclass
+class LabelerAccuracy:
+    report: AccuracyReport
+    videos: int
+    missing: list[str]  # tutorials without labeled actions (not processed, or their labeling failed)
+
+
+def labeler_accuracy(settings: Settings, names: list[str]) -> LabelerAccuracy:
+    """The labeled actions stored by processing, scored against each tutorial's ground-truth log."""
+    tutorials = settings.paths.sandbox_dir / "tutorials"
+    total, scored, missing = AccuracyReport.empty(), 0, []
+    for name in names:
+        stored = read_json(VideoArtifacts(settings.paths.processed_dir, name).stage_path("merging"))
+        truth_file = tutorials / f"{name}.actions.json"
+        if not isinstance(stored, dict) or not isinstance(stored.get("data"), list) or not truth_file.is_file():
+            missing.append(name)
+            continue
+        predicted = [LabeledAction.from_dict(item) for item in stored["data"]]
+        tolerance = settings.processing.ocr_labeler.score_tolerance_s
+        total = total.add(score_actions(predicted, ground_truth_actions(truth_file), tolerance))
+        scored += 1
+    return LabelerAccuracy(total, scored, missing)
+
+
+def accuracy_lines(accuracy: LabelerAccuracy) -> list[str]:
+    if not accuracy.videos:
+        return ["labeler accuracy: no processed tutorial to score"]
+    kind, target = accuracy.report.type, accuracy.report.type_target
+    lines = [
+        f"OCR labeler vs the tutorials' ground truth ({accuracy.videos} videos, {kind.truth} actions, "
+        f"{kind.predicted} labeled):",
+        f"  action kind           F1 {kind.f1:.2f}  (precision {kind.precision:.2f}, recall {kind.recall:.2f})",
+        f"  kind + target name    F1 {target.f1:.2f}  (precision {target.precision:.2f}, recall {target.recall:.2f})",
+    ]
+    if accuracy.missing:
+        lines.append(f"  not scored (no labeled actions stored): {', '.join(accuracy.missing)}")
+    return lines
+
+
+@dataclass
+class RunResult:
+    label: str
+    run_dir: Path
+    summary: dict[str, Any]
+    seconds: float
+
+    @property
+    def overall(self) -> dict[str, Any]:
+        return next(row for row in self.summary["rows"] if row["group"] == "all")
+
+
+def success_table(results: list[RunResult]) -> list[str]:
+    rows = [("replay policy", "tasks", "scored", "passed", "success")]
+    for result in results:
+        row = result.overall
+        rate = "-" if row["success_rate"] is None else f"{row['success_rate']:.1%}"
+        rows.append((result.label, str(row["tasks"]), str(row["scored"]), str(row["passed"]), rate))
+    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
+    lines = []
+    for number, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
+        lines.append("  " + "  ".join(cells))
+        if number == 0:
+            lines.append("  " + "  ".join("-" * width for width in widths))
+    return lines

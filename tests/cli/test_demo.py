@@ -1,0 +1,50 @@
+"""`videodemo demo --quick`: the main job end to end on one recorded tutorial and its tasks, with no model."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+from tests.processing.pipeline_helpers import config_file, run_cli
+
+from processing.plugins import LABELERS
+
+pytestmark = pytest.mark.skipif("ocr" not in LABELERS, reason="the OCR labeler is not registered yet")
+
+
+@pytest.fixture(scope="module")
+def demo_runs(sandbox, tmp_path_factory):
+    settings = copy.deepcopy(sandbox.settings)
+    settings.paths.cache_dir = tmp_path_factory.mktemp("demo-cache")
+    config = str(config_file(settings))
+    first = run_cli("demo", "--quick", "--workers", "2", "--config", config)
+    second = run_cli("demo", "--quick", "--workers", "2", "--config", config)
+    return settings, first, second
+
+
+def test_the_quick_demo_reports_the_labeler_and_both_success_rates(demo_runs) -> None:
+    settings, (code, out, err), _ = demo_runs
+    assert code == 0, out[-3000:] + err[-3000:]
+    assert "MODEL-FREE BASELINE" in out and "not the VLM method" in out
+    assert re.search(r"action kind\s+F1 \d\.\d\d", out) and re.search(r"kind \+ target name\s+F1 \d\.\d\d", out)
+    for label in ("two-stage embedding selection", "--no-trajectory-selection (whole video)"):
+        row = re.search(rf"{re.escape(label)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)", out)
+        assert row is not None, out[-2000:]
+        tasks, scored, passed = (int(row.group(n)) for n in (1, 2, 3))
+        assert tasks == 4 and scored == 4 and 0 <= passed <= 4  # the skill tasks of forum_browse_sort
+    for folder in ("demo-replay-selection-quick", "demo-replay-whole-video-quick"):
+        records = list((settings.paths.runs_dir / folder / "tasks").glob("*/record.json"))
+        assert len(records) == 4
+    for phase in ("tutorial recording", "processing", "run: two-stage embedding selection", "total"):
+        assert re.search(rf"{re.escape(phase)}\s+\d+\.\d s", out), phase
+
+
+def test_a_second_demo_reuses_the_recording_the_processing_and_the_finished_tasks(demo_runs) -> None:
+    _, (_, first, _), (code, out, err) = demo_runs
+    assert code == 0, out[-3000:] + err[-3000:]
+    assert "0 recorded, 1 up to date" in out
+    assert "labeling: stored" in out and "index: stored" in out
+    assert "4 task(s) already finished" in err
+    rates = lambda text: re.findall(r"(\d+\.\d%)\n", text)  # noqa: E731
+    assert rates(out) == rates(first)  # the same numbers, read back from the same records
