@@ -1,6 +1,6 @@
 """program_html: the site's state after the episode, read from pages and checked against `required_contents`.
 
-Rules: /work/shared/EVALUATORS.md. Per entry `{url, locator, required_contents, prep_actions?}`:
+Rules: ../shared/EVALUATORS.md. Per entry `{url, locator, required_contents, prep_actions?}`:
 
 - url: `last` stays on the current page; `func:NAME(...)` asks a site helper (`__last_url__`
   is the URL the agent ended on); anything else is opened and waited for.

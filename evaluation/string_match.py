@@ -1,6 +1,6 @@
 """string_match: the agent's final answer (`stop [answer]`) against the task's `reference_answers`.
 
-Rules: /work/shared/EVALUATORS.md. Where that text is silent this follows the
+Rules: ../shared/EVALUATORS.md. Where that text is silent this follows the
 VisualWebArena / VideoWA reference evaluator; each such corner is commented below.
 The whole config is checked before the answer is looked at, so a broken config is a
 ConfigError whatever the agent answered.

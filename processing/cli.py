@@ -35,8 +35,8 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     add("--no-action-filtering", action="store_true", help="keep all actions (processing.action_filtering=false)")
     add("--no-trajectory-filtering", action="store_true",
         help="keep every named trajectory (processing.trajectory_filtering=false)")  # fmt: skip
-    add("--labeler", metavar="NAME", help="who labels actions (processing.labeler; the method: vlm)")
-    add("--objectives", metavar="NAME", help="who names objectives (processing.objectives; the method: vlm)")
+    add("--labeler", metavar="NAME", help="who labels actions (processing.labeler): vlm (the method) or ocr (model-free baseline)")
+    add("--objectives", metavar="NAME", help="who names objectives (processing.objectives): vlm (the method) or derived (model-free baseline)")
     add("--index", metavar="DIR", help="trajectory index folder (default <cache>/index)")
     add_model_arguments(parser)
     parser.set_defaults(handler=_process_videos)
