@@ -196,7 +196,7 @@ def test_sandbox_source_without_recordings_says_to_record_them(tmp_path, scripte
 def test_an_unknown_labeler_lists_the_registered_ones(tmp_path, scripted_model):
     settings = pipeline_settings(tmp_path / "cache", scripted_model().base_url)
     code, _, err = process(settings, "--source", "sandbox", "--labeler", "magic")
-    assert code == 2 and "unknown labeler 'magic': registered ones are vlm" in err
+    assert code == 2 and "unknown labeler 'magic': registered ones are ocr, vlm" in err
 
 
 @pytest.mark.parametrize("args, fix", [

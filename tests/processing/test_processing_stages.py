@@ -10,7 +10,7 @@ from model_access.messages import prompt_text
 from model_access.replies import ReplyParseError
 from processing.artifacts import VideoArtifacts, folder_name, stage_key
 from processing.changed_frames import KeyFrame
-from processing.plugins import Clip, create_labeler
+from processing.plugins import Clip, create_labeler, create_objective_maker
 from processing.records import LabeledAction
 from processing.stages.action_filtering import parse_relevant
 from processing.stages.labeling import clip_ranges, parse_actions
@@ -122,8 +122,13 @@ def test_stage_keys_change_with_inputs_and_identity_and_stored_stages_match_thei
 
 def test_an_unknown_labeler_or_objective_maker_names_the_registered_ones():
     settings = load_settings()
-    settings.processing.labeler = "ocr"
-    with pytest.raises(UserError, match="unknown labeler 'ocr': registered ones are vlm"):
+    settings.processing.labeler = "gpt-eyes"
+    with pytest.raises(UserError, match="unknown labeler 'gpt-eyes': registered ones are ocr, vlm"):
         create_labeler(settings)
     settings.processing.labeler = "vlm"
     assert create_labeler(settings).roles == ("vlm",)
+    settings.processing.labeler = "ocr"
+    assert create_labeler(settings).roles == ()  # the model-free baseline needs no endpoint
+    settings.processing.objectives = "gut-feeling"
+    with pytest.raises(UserError, match="unknown objectives 'gut-feeling': registered ones are derived, vlm"):
+        create_objective_maker(settings)
