@@ -37,6 +37,7 @@ from evaluation.run_records import is_finished, iter_records, task_folder
 from settings import Settings
 
 WORKER_POLL_S = 1.0
+WORKER_EXIT_S = 30.0  # how long finished workers get to close their browsers before being stopped
 
 
 @dataclass
@@ -265,12 +266,20 @@ def _run_in_workers(tasks, spec: RunSpec, settings: Settings, run_dir: Path, wor
                 _advance(bar, tally, payload)
             elif kind == "failed":
                 bar.write(f"a worker stopped: {payload}")
+        # Every worker has its stop sentinel: let it close its browser and exit on its own, since
+        # terminating it mid-close leaks what its libraries hold (semaphores, Chromium processes).
+        deadline = time.monotonic() + WORKER_EXIT_S
+        for process in processes:
+            process.join(timeout=max(0.0, deadline - time.monotonic()))
     finally:
         for process in processes:
             if process.is_alive():
                 process.terminate()
         for process in processes:
             process.join(timeout=10)
+        for channel in (jobs, results):
+            channel.close()
+            channel.cancel_join_thread()
 
 
 def _worker_main(settings: Settings, policy: str, args, run_dir: str, jobs, results) -> None:
