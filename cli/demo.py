@@ -122,12 +122,8 @@ def _record(settings, clock: _Clock, only: list[str] | None) -> list[str]:
 
 def _process(settings, names: list[str], workers: int, clock: _Clock) -> None:
     """process-videos --source sandbox --labeler ocr --objectives derived, without the filtering stages."""
-    from model_access.client import ModelClient
-    from model_access.embeddings import Embedder
     from processing import sources
-    from processing.index import TrajectoryIndex
-    from processing.pipeline import Pipeline
-    from processing.summary import RunSummary
+    from processing.pipeline import indexing_pipeline
 
     since = time.perf_counter()
     processing_settings = copy.deepcopy(settings)
@@ -135,19 +131,11 @@ def _process(settings, names: list[str], workers: int, clock: _Clock) -> None:
     p.labeler, p.objectives, p.trajectory_filtering, p.action_filtering = "ocr", "derived", False, False
     index_dir = settings.paths.index_dir
     print(f"processing {len(names)} tutorial(s) into {index_dir} (labeler ocr, objectives derived) ...", flush=True)
-    with ModelClient(processing_settings) as client:
-        pipeline = Pipeline(processing_settings, client, None, recompute=not settings.models.use_cache)
-        pipeline.check_roles()
-        embedder = Embedder(processing_settings, client.ledger)
-        pipeline.index = TrajectoryIndex.open(index_dir, processing_settings, embedder)
-        pipeline.index.check_embedding_model()
+    with indexing_pipeline(processing_settings, index_dir) as pipeline:
         found = sources.from_sandbox(processing_settings)
         videos = [video for video in found.videos if video.video_id in names]
         outcomes = pipeline.run(videos, workers)
-        summary = RunSummary(
-            outcomes, found.problems, client.ledger, time.perf_counter() - since, index_dir=str(index_dir),
-            index_trajectories=len(pipeline.index), index_videos=len(pipeline.index.videos()),
-        )  # fmt: skip
+        summary = pipeline.summary(outcomes, found.problems, time.perf_counter() - since)
     print(summary.format())
     failed = [outcome.video_id for outcome in outcomes if not outcome.ok]
     clock.done("processing", since, f"failed: {', '.join(failed)}" if failed else "")

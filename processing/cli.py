@@ -35,8 +35,11 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     add("--no-action-filtering", action="store_true", help="keep all actions (processing.action_filtering=false)")
     add("--no-trajectory-filtering", action="store_true",
         help="keep every named trajectory (processing.trajectory_filtering=false)")  # fmt: skip
-    add("--labeler", metavar="NAME", help="who labels actions (processing.labeler): vlm (the method) or ocr (model-free baseline)")
-    add("--objectives", metavar="NAME", help="who names objectives (processing.objectives): vlm (the method) or derived (model-free baseline)")
+    add("--labeler", metavar="NAME",
+        help="who labels actions (processing.labeler): vlm (the method) or ocr (model-free baseline)")  # fmt: skip
+    add("--objectives", metavar="NAME",
+        help="who names objectives (processing.objectives): vlm (the method) or derived (model-free "
+        "baseline)")  # fmt: skip
     add("--index", metavar="DIR", help="trajectory index folder (default <cache>/index)")
     add_model_arguments(parser)
     parser.set_defaults(handler=_process_videos)
@@ -109,26 +112,20 @@ def _process_videos(args: argparse.Namespace) -> int:
 
     from cli.errors import UserError
     from model_access.client import ModelClient
-    from model_access.embeddings import Embedder
     from processing.artifacts import write_json_atomic
     from processing.index import TrajectoryIndex
-    from processing.pipeline import Pipeline
-    from processing.summary import RunSummary
+    from processing.pipeline import Pipeline, indexing_pipeline
 
     settings = _settings(args)
     if args.limit is not None and args.limit < 1:
         raise UserError(f"--limit is {args.limit}: pass 1 or more")
     index_dir = _index_dir(args, settings)
     started = time.perf_counter()
-    with ModelClient(settings) as client:
-        if args.dry_run:
+    if args.dry_run:
+        with ModelClient(settings) as client:
             index = TrajectoryIndex.load(index_dir, settings) if (index_dir / "trajectories.sqlite").is_file() else None
-            pipeline = Pipeline(settings, client, index)
-            return _dry_run(args, settings, pipeline)
-        pipeline = Pipeline(settings, client, None, recompute=not settings.models.use_cache)
-        pipeline.check_roles()  # before any video is touched
-        pipeline.index = TrajectoryIndex.open(index_dir, settings, Embedder(settings, client.ledger))
-        pipeline.index.check_embedding_model()
+            return _dry_run(args, settings, Pipeline(settings, client, index))
+    with indexing_pipeline(settings, index_dir) as pipeline:
         found = resolve_source(args, settings, dry_run=False)
         for name, line in found.problems:
             print(f"skipped {name}: {line}")
@@ -137,15 +134,7 @@ def _process_videos(args: argparse.Namespace) -> int:
             write_json_atomic(settings.paths.processed_dir / "videowa_catalogue.json", found.catalogue)
         print(f"processing {len(videos)} video(s) with {settings.processing.workers} worker(s)")
         outcomes = pipeline.run(videos, settings.processing.workers)
-        summary = RunSummary(
-            outcomes,
-            found.problems,
-            client.ledger,
-            time.perf_counter() - started,
-            index_dir=str(index_dir),
-            index_trajectories=len(pipeline.index),
-            index_videos=len(pipeline.index.videos()),
-        )
+        summary = pipeline.summary(outcomes, found.problems, time.perf_counter() - started)
     print(summary.format())
     summary_path = settings.paths.processed_dir / "summary.json"
     write_json_atomic(summary_path, summary.to_dict())

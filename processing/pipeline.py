@@ -18,13 +18,16 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from cli.errors import UserError
 from model_access.client import ModelClient
+from model_access.embeddings import Embedder
 from processing import artifacts as art
 from processing.artifacts import VideoArtifacts, digest, stage_key
 from processing.changed_frames import KeyFrame, detect_changed_frames
@@ -34,7 +37,7 @@ from processing.records import LabeledAction, Trajectory, VideoRecord
 from processing.stages import action_filtering, merging, trajectory_filtering
 from processing.stages.asking import StageStats
 from processing.stages.trajectories import build_trajectory, subsequence_count, subsequences
-from processing.summary import STAGES, StageRun, VideoOutcome
+from processing.summary import STAGES, RunSummary, StageRun, VideoOutcome
 from settings.schema import Settings
 
 log = logging.getLogger(__name__)
@@ -97,6 +100,17 @@ class Pipeline:
             self.client.role_settings(role)  # a clear one-line UserError when the role is not set up
 
     # -- running ----------------------------------------------------------------------------------
+
+    def summary(self, outcomes: list[VideoOutcome], problems: list[tuple[str, str]], seconds: float) -> RunSummary:
+        """The run's summary: what each video gave, what never reached processing, the model usage
+        and the index as it stands now."""
+        index = self.index
+        return RunSummary(
+            outcomes, problems, self.client.ledger, seconds,
+            index_dir=str(index.folder) if index is not None else "",
+            index_trajectories=len(index) if index is not None else 0,
+            index_videos=len(index.videos()) if index is not None else 0,
+        )  # fmt: skip
 
     def run(self, videos: list[VideoRecord], workers: int = 1) -> list[VideoOutcome]:
         """Process every video (`workers` at a time); a failing video is reported and the others go on."""
@@ -365,6 +379,18 @@ class Pipeline:
     def _say(self, state: _Video, message: str) -> None:
         with self._report_lock:
             self._report(f"{state.tag} {state.record.video_id}: {message}".strip())
+
+
+@contextmanager
+def indexing_pipeline(settings: Settings, index_dir: Path) -> Iterator[Pipeline]:
+    """A pipeline that writes into the index at `index_dir`, its model roles and the index's
+    embedding model checked before any video is touched (so a bad setup fails at once)."""
+    with ModelClient(settings) as client:
+        pipeline = Pipeline(settings, client, None, recompute=not settings.models.use_cache)
+        pipeline.check_roles()
+        pipeline.index = TrajectoryIndex.open(index_dir, settings, Embedder(settings, client.ledger))
+        pipeline.index.check_embedding_model()
+        yield pipeline
 
 
 def _rebase(trajectory: Trajectory, folder: Path, relative: bool) -> Trajectory:
