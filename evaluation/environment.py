@@ -160,13 +160,7 @@ class BrowserEnv:
 
     def step(self, reply: str) -> StepResult:
         """Parse the action in `reply` (a model reply or a bare action) and carry it out."""
-        if self.done:
-            raise RuntimeError(f"the episode is over ({self.stop_reason}); call reset(task) to start another")
-        if self.observation is None:
-            raise RuntimeError("call reset(task) first")
-        started = time.perf_counter()
-        url_before = self.url
-        self.steps_taken += 1
+        started, url_before = self._begin_step()
         timings: dict[str, float] = {}
         try:
             action: Action | None = parse_action(reply)
@@ -195,6 +189,16 @@ class BrowserEnv:
         timings["total_s"] = time.perf_counter() - started
         return self._recorded(reply, action, ok, error, url_before, timings)
 
+    def _begin_step(self) -> tuple[float, str]:
+        """Count a step of a running episode; returns its start time and the URL before it."""
+        if self.done:
+            raise RuntimeError(f"the episode is over ({self.stop_reason}); call reset(task) to start another")
+        if self.observation is None:
+            raise RuntimeError("call reset(task) first")
+        started = time.perf_counter()
+        self.steps_taken += 1
+        return started, self.url
+
     def _execute(self, action: Action, timings: dict[str, float]) -> tuple[bool, str | None]:
         ok, error = True, None
         try:
@@ -219,13 +223,7 @@ class BrowserEnv:
     def record_failed_step(self, reply: str, reason: str) -> StepResult:
         """A step the policy could not turn into an action (`reason` says why): nothing happens on the
         page, the step counts toward `agent.max_steps`, and it is recorded as failed."""
-        if self.done:
-            raise RuntimeError(f"the episode is over ({self.stop_reason}); call reset(task) to start another")
-        if self.observation is None:
-            raise RuntimeError("call reset(task) first")
-        started = time.perf_counter()
-        url_before = self.url
-        self.steps_taken += 1
+        started, url_before = self._begin_step()
         self._last_action, self._repeats = None, 0
         if self.steps_taken >= self.settings.agent.max_steps:
             self._end("max_steps")

@@ -39,6 +39,7 @@ from evaluation.text import split_alternatives
 from evaluation.url_match import EXACT, url_match
 
 EVAL_TYPES = ("string_match", "url_match", "program_html", "page_image_query")
+NO_EVAL_BLOCK = "the task has no eval block with eval_types"
 PASSED, FAILED, CONFIG_ERROR, UNSCORABLE, ERROR = "passed", "failed", "config_error", "unscorable", "error"
 NOT_SCORED = (CONFIG_ERROR, ERROR, UNSCORABLE)  # in the order a task's status picks them
 
@@ -184,29 +185,32 @@ def evaluate_task(
         base_url = _default_base_url()
     evidence: dict[str, Any] = {"answer": answer, "final_url": final_url, "intermediate_answer": intermediate_answer}
     verdicts: list[Verdict] = []
-    if not isinstance(block, dict) or not isinstance(block.get("eval_types"), list) or not block["eval_types"]:
-        verdicts.append(Verdict("eval", CONFIG_ERROR, "the task has no eval block with eval_types"))
-    else:
-        for eval_type in block["eval_types"]:
-            if eval_type == "string_match":
-                verdicts.append(string_match_verdict(block, answer, intent, judge))
-            elif eval_type == "url_match":
-                verdicts.append(url_match_verdict(block, final_url))
-            elif eval_type == "program_html":
-                verdict, contents = _program_html(
-                    block, page, final_url, base_url, intent, judge, navigation_timeout_ms
-                )
-                verdicts.append(verdict)
-                evidence["program_html"] = contents
-            elif eval_type == "page_image_query":
-                verdicts.append(
-                    _page_image(block, page, final_url, base_url, vqa, reference_dir, navigation_timeout_ms)
-                )
-            else:
-                message = f"unknown eval type {eval_type!r} (known: {', '.join(EVAL_TYPES)})"
-                verdicts.append(Verdict(str(eval_type), CONFIG_ERROR, message))
+    eval_types = _eval_types(block)
+    if not eval_types:
+        verdicts.append(Verdict("eval", CONFIG_ERROR, NO_EVAL_BLOCK))
+    for eval_type in eval_types:
+        if eval_type == "string_match":
+            verdicts.append(string_match_verdict(block, answer, intent, judge))
+        elif eval_type == "url_match":
+            verdicts.append(url_match_verdict(block, final_url))
+        elif eval_type == "program_html":
+            verdict, contents = _program_html(block, page, final_url, base_url, intent, judge, navigation_timeout_ms)
+            verdicts.append(verdict)
+            evidence["program_html"] = contents
+        elif eval_type == "page_image_query":
+            verdicts.append(_page_image(block, page, final_url, base_url, vqa, reference_dir, navigation_timeout_ms))
+        else:
+            message = f"unknown eval type {eval_type!r} (known: {', '.join(EVAL_TYPES)})"
+            verdicts.append(Verdict(str(eval_type), CONFIG_ERROR, message))
     intermediate = intermediate_verdict(config, intermediate_answer, judge)
     return TaskEvaluation(verdicts, intermediate, evidence)
+
+
+def _eval_types(block: Any) -> list[Any]:
+    """The eval types of a task's eval block; empty when it has none (a config error)."""
+    if isinstance(block, dict) and isinstance(block.get("eval_types"), list):
+        return block["eval_types"]
+    return []
 
 
 def _default_base_url() -> Callable[[str], str]:
@@ -311,20 +315,20 @@ def rescore_from_evidence(
     answer, final_url = evidence.get("answer"), evidence.get("final_url", "")
     earlier = {verdict.eval_type: verdict for verdict in previous}
     verdicts: list[Verdict] = []
-    if not isinstance(block, dict) or not isinstance(block.get("eval_types"), list) or not block["eval_types"]:
-        verdicts.append(Verdict("eval", CONFIG_ERROR, "the task has no eval block with eval_types"))
-    else:
-        for eval_type in block["eval_types"]:
-            if eval_type == "string_match":
-                verdicts.append(string_match_verdict(block, answer, config.get("intent", ""), judge))
-            elif eval_type == "url_match":
-                verdicts.append(url_match_verdict(block, final_url))
-            elif eval_type == "program_html":
-                verdicts.append(_program_html_from_evidence(block, evidence, earlier.get(eval_type), config, judge))
-            elif eval_type in earlier:
-                verdicts.append(earlier[eval_type])
-            else:
-                verdicts.append(Verdict(str(eval_type), ERROR, f"{eval_type} needs the live site and was not recorded"))
+    eval_types = _eval_types(block)
+    if not eval_types:
+        verdicts.append(Verdict("eval", CONFIG_ERROR, NO_EVAL_BLOCK))
+    for eval_type in eval_types:
+        if eval_type == "string_match":
+            verdicts.append(string_match_verdict(block, answer, config.get("intent", ""), judge))
+        elif eval_type == "url_match":
+            verdicts.append(url_match_verdict(block, final_url))
+        elif eval_type == "program_html":
+            verdicts.append(_program_html_from_evidence(block, evidence, earlier.get(eval_type), config, judge))
+        elif eval_type in earlier:
+            verdicts.append(earlier[eval_type])
+        else:
+            verdicts.append(Verdict(str(eval_type), ERROR, f"{eval_type} needs the live site and was not recorded"))
     intermediate = intermediate_verdict(config, evidence.get("intermediate_answer"), judge)
     return TaskEvaluation(verdicts, intermediate, evidence)
 
