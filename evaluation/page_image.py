@@ -33,8 +33,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from evaluation.errors import ConfigError, Unscorable
 from evaluation.judge import PROMPTS_DIR
-from evaluation.program_html import FUNC, LAST, open_url, resolve_url
-from evaluation.site_helpers import HelperContext, prepare_call
+from evaluation.program_html import LAST, check_url_spec, open_url, resolve_url
+from evaluation.site_helpers import HelperContext
 from evaluation.site_helpers.rest import SiteHelperError
 from evaluation.string_match import Check
 from evaluation.text import split_alternatives
@@ -87,10 +87,7 @@ def check_queries(queries: Any) -> None:
         if not isinstance(query, dict):
             raise ConfigError(f"{where} must be an object")
         url, image_class = query.get("eval_image_url"), query.get("eval_image_class")
-        if not isinstance(url, str) or not url.strip():
-            raise ConfigError(f"{where}.eval_image_url must be 'last', 'func:NAME(...)' or a URL, got {url!r}")
-        if url.startswith(FUNC):
-            prepare_call(url[len(FUNC) :])
+        check_url_spec(url, f"{where}.eval_image_url")
         if not isinstance(image_class, str) or (image_class.strip() and not image_class.startswith(".")):
             raise ConfigError(f"{where}.eval_image_class must be empty or a class selector like '.photo'")
         vqa = query.get("eval_vqa", [])

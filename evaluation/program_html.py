@@ -87,10 +87,7 @@ def check_entries(entries: Any) -> None:
         if not isinstance(entry, dict):
             raise ConfigError(f"{where} must be an object with url, locator and required_contents")
         url, locator = entry.get("url"), entry.get("locator")
-        if not isinstance(url, str) or not url.strip():
-            raise ConfigError(f"{where}.url must be 'last', 'func:NAME(...)' or a URL, got {url!r}")
-        if url.startswith(FUNC):
-            prepare_call(url[len(FUNC) :])
+        check_url_spec(url, f"{where}.url")
         if not isinstance(locator, str):
             raise ConfigError(f"{where}.locator must be a string (empty for the whole page), got {locator!r}")
         locator_kind(locator, where)
@@ -98,6 +95,14 @@ def check_entries(entries: Any) -> None:
         if not isinstance(prep, list) or not all(isinstance(action, str) for action in prep):
             raise ConfigError(f"{where}.prep_actions must be a list of JavaScript snippets, got {prep!r}")
         rule_to_check(entry.get("required_contents"), where)
+
+
+def check_url_spec(url: Any, where: str) -> None:
+    """Raise ConfigError unless `url` is 'last', a URL, or a func: call whose helper exists."""
+    if not isinstance(url, str) or not url.strip():
+        raise ConfigError(f"{where} must be 'last', 'func:NAME(...)' or a URL, got {url!r}")
+    if url.startswith(FUNC):
+        prepare_call(url[len(FUNC) :])
 
 
 def locator_kind(locator: str, where: str = "program_html") -> str:
