@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from model_access.scripted_server import ScriptedServer
 from settings import Settings, load_settings
 
 
@@ -95,3 +98,19 @@ def page(chromium):
     page.set_default_timeout(10000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def scripted_server() -> Callable[..., ScriptedServer]:
+    """scripted_server(script, **server options): a scripted OpenAI-compatible server on a free port,
+    stopped after the test."""
+    servers: list[ScriptedServer] = []
+
+    def start(script: Any, **options: Any) -> ScriptedServer:
+        server = ScriptedServer(script, **options).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()

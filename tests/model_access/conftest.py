@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import pytest
 
@@ -23,18 +23,9 @@ def model_settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def scripted() -> Callable[..., ScriptedServer]:
+def scripted(scripted_server) -> Callable[..., ScriptedServer]:
     """Start a scripted server (on a free port) for a script; every server is stopped after the test."""
-    servers: list[ScriptedServer] = []
-
-    def start(script: Any, **kwargs: Any) -> ScriptedServer:
-        server = ScriptedServer(script, **kwargs).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
+    return scripted_server
 
 
 @pytest.fixture

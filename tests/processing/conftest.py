@@ -41,18 +41,8 @@ def tutorial_videos(tmp_path_factory) -> dict[str, Path]:
 
 
 @pytest.fixture
-def scripted_model():
+def scripted_model(scripted_server):
     """scripted_model(extra_rules=None, **server options): the pipeline's SCRIPTED model server, stopped after the test."""
-    from model_access.scripted_server import ScriptedServer
     from tests.processing.pipeline_helpers import pipeline_script
 
-    servers = []
-
-    def start(extra_rules=None, **options):
-        server = ScriptedServer(pipeline_script(extra_rules), **options).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
+    return lambda extra_rules=None, **options: scripted_server(pipeline_script(extra_rules), **options)

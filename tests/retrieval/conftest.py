@@ -104,19 +104,15 @@ def settings(tmp_path: Path, video_site: VideoSite) -> Settings:
 
 
 @pytest.fixture
-def scripted() -> Callable[..., ScriptedServer]:
+def scripted(scripted_server) -> Callable[..., ScriptedServer]:
     """Start a scripted model server for a script and point the llm and vlm roles at it."""
-    servers: list[ScriptedServer] = []
 
     def start(script: Any, settings: Settings | None = None) -> ScriptedServer:
-        server = ScriptedServer(script).start()
-        servers.append(server)
+        server = scripted_server(script)
         if settings is not None:
             for role in ("llm", "vlm"):
                 getattr(settings.models, role).base_url = server.base_url
                 getattr(settings.models, role).model = "scripted-test"
         return server
 
-    yield start
-    for server in servers:
-        server.stop()
+    return start

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from typing import Callable
 
 import pytest
 
@@ -38,17 +38,3 @@ def model_client(test_settings, tmp_path) -> Callable[..., ModelClient]:
     yield build
     for client in clients:
         client.close()
-
-
-@pytest.fixture
-def scripted_server() -> Callable[[Any], ScriptedServer]:
-    servers: list[ScriptedServer] = []
-
-    def start(script: Any) -> ScriptedServer:
-        server = ScriptedServer(script).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
