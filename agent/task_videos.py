@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,12 @@ def open_index(settings: Settings, embedder: Any = None) -> TrajectoryIndex | No
     """The trajectory index the agent reads, or None when none was built yet (tasks then run without videos)."""
     folder = index_folder(settings)
     if not (folder / DB_NAME).is_file():
+        # Each task's record says so too; this line keeps a whole run without videos from going unnoticed.
+        print(
+            f"warning: no trajectory index in {folder}, so every task runs without demonstrations; build it with "
+            "`process-videos --source videowa_tutorials --tasks CONFIGS` (or `--source sandbox`), or pass --index DIR",
+            file=sys.stderr,
+        )
         return None
     index = TrajectoryIndex.load(folder, settings, embedder)
     index.check_embedding_model()  # another embedding model: a one-line error before any task runs
