@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from settings.schema import AgentSettings
 
 

@@ -42,7 +42,7 @@ from agent.replay_steps import Plan, StepPlanner
 from agent.replay_values import intent_values
 from agent.task_videos import TaskVideos, index_folder, open_index, task_videos
 from agent.whole_video import choose_whole_video
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation.ax_tree import TreeNode
 from evaluation.observation import Observation
 from evaluation.policy import PolicyStep

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from string import Template
 
-from cli.errors import UserError
+from foundation.errors import UserError
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests" / "processing"))
 import make_videos  # noqa: E402
 
 from processing.changed_frames import change_score, diff_image  # noqa: E402
-from processing.video_io import iter_frames  # noqa: E402
+from foundation.video_io import iter_frames  # noqa: E402
 from settings import load_settings  # noqa: E402
 
 SAMPLE_FPS = 2.0

@@ -60,8 +60,8 @@ class _Clock:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from cli.errors import UserError
-    from cli.main import load_settings_from_args
+    from foundation.errors import UserError
+    from settings import load_settings_from_args
     from processing.plugins import LABELERS
 
     if args.workers < 1:
@@ -97,7 +97,7 @@ def _start_sites(settings, clock: _Clock) -> None:
     server.start_background(settings)
     down = [row.name for row in server.status(settings) if not row.up]
     if down:
-        from cli.errors import UserError
+        from foundation.errors import UserError
 
         raise UserError(f"sandbox sites not answering: {', '.join(down)}; see `videodemo sandbox status`")
     print_sites(settings)

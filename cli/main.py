@@ -14,7 +14,7 @@ import logging
 import sys
 from typing import Callable, Sequence
 
-from cli.errors import UserError
+from foundation.errors import UserError
 
 # Order = order in `--help`. Handlers import their heavy dependencies lazily.
 COMMAND_MODULES = [
@@ -60,12 +60,6 @@ def build_parser(prog: str = "videodemo") -> argparse.ArgumentParser:
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(subparsers, common)
     return parser
-
-
-def load_settings_from_args(args: argparse.Namespace):
-    from settings import load_settings
-
-    return load_settings(getattr(args, "config", None), getattr(args, "overrides", None))
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "videodemo") -> int:

@@ -15,7 +15,7 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from cli.main import load_settings_from_args
+    from settings import load_settings_from_args
     from settings import settings_as_dict
 
     print(yaml.safe_dump(settings_as_dict(load_settings_from_args(args)), sort_keys=False), end="")

@@ -27,7 +27,7 @@ from urllib.parse import parse_qsl, urlparse
 
 from playwright.sync_api import Error as PlaywrightError
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from settings import Settings
 
 logger = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
-    from agent.run_flags import add_agent_arguments
+    from evaluation.policies import policies, run_options
     from model_access.cli import add_model_arguments
     from tasks.filters import KINDS
     from tasks.placeholders import KNOWN_SITES
@@ -23,8 +23,9 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         "--policy",
         default="video",
         metavar="NAME",
-        help="policy to play: video (the method, default), base, replay (model-free baseline), scripted, stop, "
-        "or module:callable",
+        help="policy to play: "
+        + "; ".join(f"{entry.name}: {entry.summary}" for entry in policies().values())
+        + "; or module:callable",
     )
     run.add_argument("--solutions", metavar="FILE_OR_DIR", help="scripted policy: actions per task id (JSON)")
     run.add_argument("--workers", type=int, metavar="N", help="parallel workers, one browser each (run.workers)")
@@ -35,7 +36,8 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     run.add_argument("--fresh", action="store_true", help="delete the run folder's results and start over")
     run.add_argument("--retry-errors", action="store_true", help="run again the tasks recorded as errors")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_agent_arguments(run)
+    for options in run_options():
+        options.add(run)
     add_model_arguments(run)
     run.set_defaults(handler=_run)
 
@@ -56,7 +58,7 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _settings(args: argparse.Namespace):
-    from cli.main import load_settings_from_args
+    from settings import load_settings_from_args
     from model_access.cli import apply_model_arguments
 
     settings = load_settings_from_args(args)
@@ -65,13 +67,14 @@ def _settings(args: argparse.Namespace):
 
 
 def _run(args: argparse.Namespace) -> int:
-    from agent.run_flags import apply_agent_arguments
-    from cli.errors import UserError
+    from evaluation.policies import run_options
+    from foundation.errors import UserError
     from evaluation.runner import RunSpec, run
     from tasks.loading import SANDBOX_CONFIGS_DIR
 
     settings = _settings(args)
-    apply_agent_arguments(args, settings)
+    for options in run_options():
+        options.apply(args, settings)
     if args.max_steps is not None:
         if args.max_steps < 1:
             raise UserError("--max-steps must be at least 1")
@@ -99,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from cli.errors import UserError
+    from foundation.errors import UserError
     from evaluation.report import report
 
     for folder in filter(None, (args.run_dir, args.other_dir)):
@@ -110,7 +113,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _rescore(args: argparse.Namespace) -> int:
-    from cli.errors import UserError
+    from foundation.errors import UserError
     from evaluation.judge import judge_from_client
     from evaluation.report import report
     from evaluation.rescore import rescore_run

@@ -22,14 +22,14 @@ from typing import Protocol
 
 from playwright.sync_api import Error as PlaywrightError
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation.actions import Action, ActionKind, ActionParseError, format_action, parse_action
 from evaluation.auth import AuthStates
-from evaluation.browser import launch_chromium
+from foundation.browser import launch_chromium
 from evaluation.episode import EpisodeRecord, StepRecord
 from evaluation.execution import ActionError, execute_action
 from evaluation.observation import Observation, ObservationOptions, capture_observation
-from evaluation.page_settle import SettleLimits
+from foundation.page_settle import SettleLimits
 from evaluation.tabs import Tabs
 from settings import Settings
 

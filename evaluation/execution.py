@@ -20,7 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from evaluation.actions import Action, ActionKind
 from evaluation.ax_tree import TreeNode
-from evaluation.page_settle import SettleLimits
+from foundation.page_settle import SettleLimits
 from evaluation.tabs import Tabs
 
 _OBJECT_GROUP = "videodemo-action"

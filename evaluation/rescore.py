@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation.evaluate import Verdict, rescore_from_evidence
 from evaluation.judge import Judge
 from evaluation.run_manifest import now, read_identity

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation.run_records import RUN_FILE, read_json, write_json
 from settings import PROJECT_ROOT, Settings, settings_as_dict
 

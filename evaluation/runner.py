@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation.run_manifest import check_identity, close_session, open_session
 from evaluation.run_records import is_finished, iter_records, task_folder
 from settings import Settings

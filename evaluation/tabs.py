@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import Error as PlaywrightError
 
 from evaluation.observation import TabInfo
-from evaluation.page_settle import PageWatcher
+from foundation.page_settle import PageWatcher
 
 
 class Tabs:

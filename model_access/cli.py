@@ -72,8 +72,8 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from cli.errors import UserError
-    from cli.main import load_settings_from_args
+    from foundation.errors import UserError
+    from settings import load_settings_from_args
     from model_access.accounting import SCRIPTED_LABEL
     from model_access.client import ModelClient
     from model_access.embeddings import Embedder

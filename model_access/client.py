@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 import openai
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access import ROLES
 from model_access.accounting import UsageLedger
 from model_access.cache import DiskCache, request_key

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.accounting import UsageLedger
 from model_access.cache import DiskCache, request_key
 from model_access.retry import RetryPolicy, call_with_retries

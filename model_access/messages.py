@@ -28,7 +28,7 @@ from typing import Any, Iterable, Union
 import numpy as np
 from PIL import Image
 
-from cli.errors import UserError
+from foundation.errors import UserError
 
 ImageInput = Union[np.ndarray, Image.Image, bytes, str, Path]
 Message = dict[str, Any]

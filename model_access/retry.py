@@ -17,7 +17,7 @@ from typing import Callable, TypeVar
 
 import openai
 
-from cli.errors import UserError
+from foundation.errors import UserError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -65,7 +65,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.messages import prompt_text
 
 SCRIPTED_FINGERPRINT = "scripted"

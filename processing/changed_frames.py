@@ -28,8 +28,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from cli.errors import UserError
-from processing.video_io import SampledFrame, VideoInfo, iter_frames, probe
+from foundation.errors import UserError
+from foundation.video_io import SampledFrame, VideoInfo, iter_frames, probe
 from settings.schema import ProcessingSettings
 
 MANIFEST_NAME = "keyframes.json"

@@ -54,8 +54,8 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _settings(args: argparse.Namespace) -> "Settings":
-    from cli.errors import UserError
-    from cli.main import load_settings_from_args
+    from foundation.errors import UserError
+    from settings import load_settings_from_args
     from model_access.cli import apply_model_arguments
 
     settings = load_settings_from_args(args)
@@ -81,7 +81,7 @@ def _index_dir(args: argparse.Namespace, settings: "Settings") -> Path:
 
 
 def resolve_source(args: argparse.Namespace, settings: "Settings", dry_run: bool) -> "SourceResult":
-    from cli.errors import UserError
+    from foundation.errors import UserError
     from processing import sources
 
     if args.source == "dir":
@@ -110,7 +110,7 @@ def resolve_source(args: argparse.Namespace, settings: "Settings", dry_run: bool
 def _process_videos(args: argparse.Namespace) -> int:
     import time
 
-    from cli.errors import UserError
+    from foundation.errors import UserError
     from model_access.client import ModelClient
     from processing.artifacts import write_json_atomic
     from processing.index import TrajectoryIndex
@@ -171,8 +171,8 @@ def _dry_run(args: argparse.Namespace, settings: "Settings", pipeline) -> int:
 
 
 def _inspect(args: argparse.Namespace) -> int:
-    from cli.errors import UserError
-    from cli.main import load_settings_from_args
+    from foundation.errors import UserError
+    from settings import load_settings_from_args
     from processing.gallery import write_gallery
     from processing.index import TrajectoryIndex
 

@@ -11,17 +11,15 @@ A URL that fails is reported on its own line and the others go on.
 from __future__ import annotations
 
 import logging
-import re
 from pathlib import Path
 
 from processing.artifacts import read_json, write_json_atomic
 from processing.sources import SourceResult, file_record, probe_all
-from retrieval.download import one_line
+from foundation.video_download import download_url, one_line
 from settings.schema import Settings
 
 log = logging.getLogger(__name__)
 REGISTRY_NAME = "urls.json"
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
 def read_url_list(items: list[str]) -> list[str]:
@@ -35,12 +33,6 @@ def read_url_list(items: list[str]) -> list[str]:
         else:
             urls.append(item.strip())
     return list(dict.fromkeys(url for url in urls if url))
-
-
-def video_id_for(info: dict) -> str:
-    extractor = str(info.get("extractor_key") or info.get("extractor") or "web").lower()
-    prefix = "yt" if extractor.startswith("youtube") else _UNSAFE.sub("", extractor) or "web"
-    return f"{prefix}-{_UNSAFE.sub('_', str(info.get('id') or 'video'))}"
 
 
 def from_urls(urls: list[str], settings: Settings, dry_run: bool = False) -> SourceResult:
@@ -57,7 +49,7 @@ def from_urls(urls: list[str], settings: Settings, dry_run: bool = False) -> Sou
                 result.not_downloaded.append(url)
                 continue
             try:
-                known = _download(url, folder, settings)
+                known = download_url(url, folder, settings)
             except Exception as exc:  # yt-dlp raises its own errors for every network or site failure
                 reason = one_line(str(exc))[:300]
                 result.problems.append((url, f"download of {url} failed ({reason}): check the URL and the network"))
@@ -75,26 +67,3 @@ def from_urls(urls: list[str], settings: Settings, dry_run: bool = False) -> Sou
         record.description = known.get("description") or ""
         result.videos.append(record)
     return result
-
-
-def _download(url: str, folder: Path, settings: Settings) -> dict:
-    import yt_dlp
-
-    from retrieval.download import ytdlp_options
-
-    folder.mkdir(parents=True, exist_ok=True)
-    options = ytdlp_options(settings, str(folder / "%(video_id)s.%(ext)s"), subtitles=True, label=url)
-    with yt_dlp.YoutubeDL(options) as downloader:
-        info = downloader.extract_info(url, download=False)
-        video_id = video_id_for(info)
-        info["video_id"] = video_id
-        info = downloader.process_ie_result(info, download=True)
-        downloads = info.get("requested_downloads") or []
-        path = Path(downloads[0]["filepath"]) if downloads else Path(downloader.prepare_filename(info))
-    log.info("downloaded %s to %s", url, path)
-    return {
-        "video_id": video_id,
-        "path": str(path),
-        "title": str(info.get("title") or ""),
-        "description": str(info.get("description") or ""),
-    }

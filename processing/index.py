@@ -37,7 +37,7 @@ import numpy as np
 logging.getLogger("faiss.loader").setLevel(logging.WARNING)
 import faiss  # noqa: E402
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.embeddings import Embedder
 from processing.records import Trajectory, VideoRecord
 from settings.schema import Settings

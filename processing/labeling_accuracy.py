@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from processing.records import LabeledAction
 
 # Words that say what kind of element a name belongs to, not which one.

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
 from processing import artifacts as art

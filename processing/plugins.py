@@ -21,7 +21,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.client import ModelClient
 from processing.changed_frames import KeyFrame
 from processing.records import LabeledAction, VideoRecord

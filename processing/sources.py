@@ -12,13 +12,12 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from processing.records import VideoRecord
-from processing.transcripts import load_transcript, parse_subtitles
-from processing.video_io import VideoError, VideoInfo, probe
+from foundation.subtitles import load_transcript, parse_subtitles
+from foundation.video_io import VIDEO_SUFFIXES, VideoError, VideoInfo, probe
 from settings.schema import Settings
 
-VIDEO_SUFFIXES = frozenset({".mp4", ".mov", ".webm", ".mkv", ".avi", ".m4v"})
 
 
 def videos_in_dir(folder: str | Path, recursive: bool = False) -> list[Path]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from string import Template
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from settings.schema import ProcessingSettings
 
 BUNDLED_DIR = Path(__file__).resolve().parent / "prompts"

@@ -48,8 +48,8 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _retrieve(args: argparse.Namespace) -> int:
-    from cli.errors import UserError
-    from cli.main import load_settings_from_args
+    from foundation.errors import UserError
+    from settings import load_settings_from_args
     from model_access.cli import apply_model_arguments
 
     settings = load_settings_from_args(args)
@@ -65,7 +65,7 @@ def _retrieve(args: argparse.Namespace) -> int:
 
 
 def _chosen_tasks(args: argparse.Namespace, settings: "Settings") -> list["RetrievalTask"]:
-    from cli.errors import UserError
+    from foundation.errors import UserError
     from retrieval.applications import RetrievalTask
 
     if args.task is not None:

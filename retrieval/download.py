@@ -1,7 +1,7 @@
 """Download a video and its English subtitles (or automatic captions) with yt-dlp, used as a library.
 
 Files land in `<cache>/videos/youtube/<id>.<ext>` with the transcript beside them as
-`<id>.<lang>.vtt` (or .srt), where `processing.transcripts` finds it. A video already
+`<id>.<lang>.vtt` (or .srt), where `foundation.subtitles` finds it. A video already
 there is not fetched again. The format is bounded by `retrieval.max_height` (720p by
 default) and merged into mp4 when ffmpeg is present. A private, removed or missing
 video, or a network failure, gives a `Download` with an error and its kind; nothing is
@@ -17,33 +17,20 @@ import json
 import logging
 import re
 import time
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yt_dlp
 
-from processing.sources import VIDEO_SUFFIXES
-from processing.transcripts import find_subtitle
+from foundation.video_download import error_kind, one_line, ytdlp_options
+from foundation.video_io import VIDEO_SUFFIXES
+from foundation.subtitles import find_subtitle
 from settings.schema import Settings
 
 log = logging.getLogger(__name__)
 
 PERMANENT_KINDS = ("private", "unavailable", "restricted", "not found")
-
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-# (kind, words in yt-dlp's message that mean it), first match wins.
-_ERROR_KINDS = (
-    ("private", ("private video",)),
-    ("unavailable", ("video unavailable", "has been removed", "no longer available", "not available",
-                     "account associated with this video has been terminated")),
-    ("restricted", ("sign in to confirm", "age-restricted", "members-only", "join this channel")),
-    ("not found", ("http error 404",)),
-    ("network", ("unable to download webpage", "transporterror", "timed out", "connection", "name resolution",
-                 "temporary failure", "network is unreachable", "http error 5")),
-)  # fmt: skip
-
 
 @dataclass
 class Download:
@@ -150,76 +137,6 @@ class Downloader:
         return ytdlp_options(
             self.settings, str(self.folder / f"{youtube_id}.%(ext)s"), subtitles=subtitles, label=youtube_id
         )
-
-
-def ytdlp_options(settings: Settings, outtmpl: str, *, subtitles: bool, label: str) -> dict[str, Any]:
-    """yt-dlp options shared by retrieval and the `urls` source of process-videos: a bounded height,
-    mp4 where ffmpeg can merge, captions in the wanted language, quiet (errors come back as exceptions)."""
-    height = int(settings.retrieval.max_height)
-    language = settings.retrieval.language
-    merge = shutil.which("ffmpeg") is not None
-    # Heights the site does not state (plain HTML5 pages) pass the bound ("<=?"); the worst format is the
-    # last resort, so a video is never fetched above the bound.
-    if merge:
-        fmt = f"bv*[height<=?{height}]+ba/b[height<=?{height}]/wv*+ba/w"
-    else:
-        fmt = f"b[height<=?{height}]/w"
-    options: dict[str, Any] = {
-        "outtmpl": {"default": outtmpl},
-        "format": fmt,
-        "format_sort": [f"res:{height}", "ext:mp4:m4a"],
-        "noplaylist": True,
-        "overwrites": False,
-        "quiet": True,
-        "no_warnings": True,
-        "noprogress": True,
-        "logger": _YtDlpLog(label),
-        "socket_timeout": 30,
-        "retries": 3,
-        "fragment_retries": 3,
-    }
-    if merge:
-        options["merge_output_format"] = "mp4"
-    if subtitles:
-        options.update(
-            writesubtitles=True,
-            writeautomaticsub=True,
-            subtitleslangs=[f"{language}.*", language],
-            subtitlesformat="vtt/srt/best",
-        )
-    return options
-
-
-class _YtDlpLog:
-    """yt-dlp's messages go to our debug log; errors come back as exceptions and are reported there."""
-
-    def __init__(self, label: str) -> None:
-        self.prefix = f"yt-dlp {label}: "
-
-    def debug(self, message: str) -> None:
-        log.debug("%s%s", self.prefix, message)
-
-    def info(self, message: str) -> None:
-        log.debug("%s%s", self.prefix, message)
-
-    def warning(self, message: str) -> None:
-        log.debug("%s%s", self.prefix, message)
-
-    def error(self, message: str) -> None:
-        log.debug("%s%s", self.prefix, message)
-
-
-def error_kind(message: str) -> str:
-    lowered = message.lower()
-    for kind, phrases in _ERROR_KINDS:
-        if any(phrase in lowered for phrase in phrases):
-            return kind
-    return "failed"
-
-
-def one_line(message: str) -> str:
-    text = " ".join(_ANSI.sub("", message).split())
-    return text.removeprefix("ERROR: ")
 
 
 def glob_escape(text: str) -> str:

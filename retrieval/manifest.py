@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cli.errors import UserError
+from foundation.errors import UserError
 
 REJECTION_STAGES = ("details", "duration", "language", "coarse", "download", "verification")
 

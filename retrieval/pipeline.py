@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from model_access.client import ChatRequest, ModelClient
-from processing.video_io import VideoError
+from foundation.video_io import VideoError
 from retrieval.applications import Application, RetrievalTask, application_of
 from retrieval.candidates import CandidateSearch, find_candidates
 from retrieval.download import Download, Downloader

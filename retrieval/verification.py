@@ -19,8 +19,8 @@ import numpy as np
 from model_access.client import ChatRequest
 from model_access.messages import user_message
 from model_access.replies import ReplyParseError, extract_json_object, parse_yes_no
-from processing.transcripts import parse_subtitles
-from processing.video_io import iter_frames, probe
+from foundation.subtitles import parse_subtitles
+from foundation.video_io import iter_frames, probe
 from retrieval.applications import Application
 from retrieval.prompt_templates import render
 

@@ -25,7 +25,7 @@ import httplib2
 from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.cache import DiskCache, request_key
 from settings.schema import Settings
 

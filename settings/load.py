@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from settings.schema import Settings
 
 
@@ -34,6 +34,11 @@ def load_settings(config_file: str | Path | None = None, overrides: list[str] | 
     for item in overrides or []:
         apply_override(settings, item)
     return settings
+
+
+def load_settings_from_args(args: Any) -> Settings:
+    """The settings a command runs with: its `--config FILE` and `--set KEY=VALUE` options applied."""
+    return load_settings(getattr(args, "config", None), getattr(args, "overrides", None))
 
 
 def apply_override(settings: Settings, item: str) -> None:

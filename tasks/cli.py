@@ -54,7 +54,7 @@ def register_tasks(subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _settings(args):
-    from cli.main import load_settings_from_args
+    from settings import load_settings_from_args
 
     return load_settings_from_args(args)
 

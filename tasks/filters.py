@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from tasks.loading import Task
 from tasks.placeholders import KNOWN_SITES
 

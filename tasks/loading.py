@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from settings import Settings
 from tasks.checks import task_problems
 from tasks.placeholders import PlaceholderValues, fill_placeholders, unfilled_message

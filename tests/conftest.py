@@ -83,7 +83,7 @@ def chromium(test_settings: Settings):
     # code under test that starts its own Playwright (recorder, runner) must find it free.
     from playwright.sync_api import sync_playwright
 
-    from evaluation.browser import launch_chromium
+    from foundation.browser import launch_chromium
 
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright, test_settings.browser)

@@ -1,44 +1,111 @@
-"""Policies the runner can play, by name: `videodemo run --policy NAME`.
+"""The registry of policies the runner can play: `videodemo run --policy NAME`.
 
-Each entry is a "module:callable" string, imported only when that policy is chosen,
-so a heavy policy costs nothing to runs of the others. The callable is a factory
-`factory(settings, args) -> Policy` (args: the command line's namespace, for options
-such as `--solutions`). Packages add their policies to `POLICIES` here (the agent
-package: base, video, replay); `--policy package.module:callable` runs one that is
-not listed.
+The harness knows no policy package by name. A package registers its policies, and
+the options it adds to `videodemo run`, from a module named in the
+`videodemo.policies` entry-point group of its pyproject (the agent package:
+`agent/registration.py`); the registry imports those modules the first time it is
+asked for a policy or for the run options. Each policy is a "module:callable"
+factory `factory(settings, args) -> Policy` (args: the command line's namespace),
+imported only when that policy is chosen, so a heavy policy costs nothing to runs
+of the others. `--policy package.module:callable` runs one that is not registered.
+
+    register_policy("video", "agent.video_policy:build_video_policy", "the method")
+    register_run_options(add_agent_arguments, apply_agent_arguments)
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-from typing import Any
+import logging
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, Callable
 
-from cli.errors import UserError
 from evaluation.policy import Policy
+from foundation.errors import UserError
 from settings import Settings
 
-POLICIES: dict[str, str] = {
-    # Plays a fixed list of actions per task from a solutions file: tests, and checking task configs.
-    "scripted": "evaluation.policies.scripted:build_scripted_policy",
-    # Answers `stop []` at once: the do-nothing baseline, to see which tasks pass without any work.
-    "stop": "evaluation.policies.stop:build_stop_policy",
-    # The method: two-stage trajectory selection before every action, ablations by flag (docs/agent.md).
-    "video": "agent.video_policy:build_video_policy",
-    # The same web policy without any video material.
-    "base": "agent.base_policy:build_base_policy",
-    # Model-free baseline: replays the demonstration embedding selection picks, grounded by text similarity.
-    "replay": "agent.replay_policy:build_replay_policy",
-}
+PLUGIN_GROUP = "videodemo.policies"
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PolicyEntry:
+    name: str
+    factory: str  # "module:callable"
+    summary: str  # one line for `videodemo run --help`
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Flags a policy package adds to `videodemo run`: `add` defines them, `apply` writes them into the
+    settings after --config / --set (and refuses contradictory combinations with a UserError)."""
+
+    add: Callable[[argparse.ArgumentParser], None]
+    apply: Callable[[argparse.Namespace, Settings], None]
+
+
+_POLICIES: dict[str, PolicyEntry] = {}
+_RUN_OPTIONS: list[RunOptions] = []
+_plugins_loaded = False
+
+
+def register_policy(name: str, factory: str, summary: str) -> None:
+    _POLICIES[name] = PolicyEntry(name, factory, summary)
+
+
+def register_run_options(add: Callable, apply: Callable) -> None:
+    if not any(options.add is add for options in _RUN_OPTIONS):
+        _RUN_OPTIONS.append(RunOptions(add, apply))
+
+
+# The harness's own policies.
+# Plays a fixed list of actions per task from a solutions file: tests, and checking task configs.
+register_policy("scripted", "evaluation.policies.scripted:build_scripted_policy", "plays reference solutions from --solutions")
+# Answers `stop []` at once: the do-nothing baseline, to see which tasks pass without any work.
+register_policy("stop", "evaluation.policies.stop:build_stop_policy", "stops at once, the do-nothing baseline")
+
+
+def load_plugins() -> None:
+    """Import every module registered in the `videodemo.policies` entry-point group, once."""
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    found = entry_points(group=PLUGIN_GROUP)
+    if not found:
+        log.warning(
+            "no policy package is registered (entry-point group %s): is the project installed? "
+            "run `make test` once or `pip install -e .`",
+            PLUGIN_GROUP,
+        )
+    for entry in found:
+        try:
+            entry.load()
+        except ImportError as exc:
+            raise UserError(f"the policy package {entry.value} (entry point {entry.name}) cannot be imported: {exc}")
+
+
+def policies() -> dict[str, PolicyEntry]:
+    """Every registered policy by name, in registration order."""
+    load_plugins()
+    return dict(_POLICIES)
+
+
+def run_options() -> list[RunOptions]:
+    load_plugins()
+    return list(_RUN_OPTIONS)
 
 
 def policy_entry(name: str) -> str:
     """The "module:callable" of a policy name (or the name itself when it already is one)."""
-    if name in POLICIES:
-        return POLICIES[name]
+    known = policies()
+    if name in known:
+        return known[name].factory
     if ":" in name:
         return name
-    raise UserError(f"unknown policy {name!r}; choose one of: {', '.join(POLICIES)} (or give module:callable)")
+    raise UserError(f"unknown policy {name!r}; choose one of: {', '.join(known)} (or give module:callable)")
 
 
 def load_factory(name: str) -> Any:
@@ -55,4 +122,14 @@ def build_policy(name: str, settings: Settings, args: argparse.Namespace | None 
     return load_factory(name)(settings, args if args is not None else argparse.Namespace())
 
 
-__all__ = ["POLICIES", "build_policy", "load_factory", "policy_entry"]
+__all__ = [
+    "PolicyEntry",
+    "RunOptions",
+    "build_policy",
+    "load_factory",
+    "policies",
+    "policy_entry",
+    "register_policy",
+    "register_run_options",
+    "run_options",
+]

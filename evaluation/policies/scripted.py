@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation.observation import Observation
 from evaluation.policies.solutions import Solution, Solutions, load_solutions
 from evaluation.policies.targets import find_node, parse_target

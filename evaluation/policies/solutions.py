@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli.errors import UserError
+from foundation.errors import UserError
 
 
 @dataclass(frozen=True)

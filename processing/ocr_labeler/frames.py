@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from processing.video_io import VideoInfo, iter_frames
+from foundation.video_io import VideoInfo, iter_frames
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in frame pixels, end exclusive
 

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from processing.changed_frames import KeyFrame
 from processing.ocr_labeler.events import assemble
 from processing.ocr_labeler.observe import observe

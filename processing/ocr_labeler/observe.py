@@ -33,7 +33,7 @@ from processing.ocr_labeler.ring import MAX_RADIUS, ring_appeared
 from processing.ocr_labeler.scroll import vertical_shift
 from processing.ocr_labeler.typed_text import url_in
 from processing.ocr_labeler.unpointed import pointer_free
-from processing.video_io import probe
+from foundation.video_io import probe
 from settings.schema import OcrLabelerSettings
 
 RING_LIFE_S = 0.6  # a click highlight is gone by then; its pixels are not page changes

@@ -21,7 +21,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from processing.ocr_labeler.frames import Box, overlaps
 
 _LOCK = threading.Lock()  # one engine per process, shared by the threads that label videos

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.messages import image_data_url
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.client import ChatRequest, ModelClient
 from model_access.messages import image_part, text_part
 from model_access.replies import ReplyParseError, extract_json_list

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from settings import Settings, load_settings
 from tasks.sandbox.sites import SITES, SiteSpec
 from tasks.sandbox.sites.base import HEALTH_PATH, RESET_PATH, TOKEN_HEADER, reset_database

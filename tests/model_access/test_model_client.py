@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.client import ChatRequest, ModelClient
 from model_access.messages import decode_data_url, system_message, user_message
 from model_access.retry import ModelCallError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.embeddings import Embedder
 
 

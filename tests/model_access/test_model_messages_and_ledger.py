@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.accounting import SCRIPTED_LABEL, UsageLedger
 from model_access.messages import count_images, decode_data_url, image_data_url, rgb_from_bgr, user_message
 

@@ -8,7 +8,7 @@ import openai
 import pytest
 import requests
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.scripted_server import load_script
 
 

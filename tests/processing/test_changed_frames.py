@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from processing.changed_frames import (
     MANIFEST_NAME,
     change_score,

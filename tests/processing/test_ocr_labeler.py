@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from processing.labeling_accuracy import ground_truth_actions, names_agree, score_actions
 from processing.ocr_labeler.labeler import OcrLabeler
 from processing.plugins import create_labeler

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from model_access.client import ModelClient
 from model_access.messages import prompt_text
 from model_access.replies import ReplyParseError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from processing.index import FAISS_NAME, IndexMismatchError, TrajectoryIndex
 from processing.records import LabeledAction, Trajectory, VideoRecord
 from settings import load_settings

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cli.errors import UserError
-from processing.video_io import VideoError, iter_frames, probe
+from foundation.errors import UserError
+from foundation.video_io import VideoError, iter_frames, probe
 
 
 def ffmpeg_children() -> list[int]:

@@ -7,7 +7,7 @@ import shutil
 import numpy as np
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from processing.changed_frames import detect_changed_frames
 from processing.sources import check_videos, videos_in_dir
 

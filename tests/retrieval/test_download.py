@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from processing.transcripts import load_transcript
-from processing.video_io import probe
+from foundation.subtitles import load_transcript
+from foundation.video_io import probe
 from retrieval.download import Downloader, error_kind
 
 

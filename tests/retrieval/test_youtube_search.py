@@ -8,7 +8,7 @@ import pytest
 from googleapiclient.http import HttpMockSequence
 from tests.retrieval.helpers import api_body, api_mock, sent_requests
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from retrieval.candidates import find_candidates, language_verdict, parse_iso_duration
 from retrieval.youtube import YouTubeApi
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from tasks import Task, filter_tasks, load_task_set, load_tasks
 from tasks.placeholders import SITE_PLACEHOLDERS
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from tasks.sandbox import server
 from tasks.sandbox.sites import SITES
 

@@ -1,6 +1,6 @@
 """The sandbox websites: small stand-ins for the WebArena shopping and reddit sites."""
 
-from tasks.sandbox.sites.base import Account, SiteSpec
+from tasks.sandbox.sites.base import Account, LoginForm, SiteSpec
 
 SHOP = SiteSpec(
     name="shop",
@@ -13,6 +13,7 @@ SHOP = SiteSpec(
         Account(username="emma.lopez@gmail.com", password="Password.123", email="emma.lopez@gmail.com"),
         Account(username="admin", password="admin1234", role="admin"),
     ),
+    login_form=LoginForm("/customer/account/loginPost/", "login[username]", "login[password]"),
 )
 
 FORUM = SiteSpec(
@@ -22,6 +23,7 @@ FORUM = SiteSpec(
     port_setting="forum_port",
     package="tasks.sandbox.sites.forum",
     accounts=(Account(username="MarvelsGrantMan136", password="test1234"),),
+    login_form=LoginForm("/login_check", "_username", "_password"),
 )
 
 SITES: dict[str, SiteSpec] = {spec.name: spec for spec in (SHOP, FORUM)}
@@ -32,9 +34,9 @@ def site_by_name(name: str) -> SiteSpec:
     for spec in SITES.values():
         if name in (spec.name, spec.stands_for):
             return spec
-    from cli.errors import UserError
+    from foundation.errors import UserError
 
     raise UserError(f"unknown sandbox site {name!r}; choose one of: {', '.join(SITES)}")
 
 
-__all__ = ["FORUM", "SHOP", "SITES", "Account", "SiteSpec", "site_by_name"]
+__all__ = ["FORUM", "SHOP", "SITES", "Account", "LoginForm", "SiteSpec", "site_by_name"]

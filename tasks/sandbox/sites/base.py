@@ -34,6 +34,15 @@ class Account:
 
 
 @dataclass(frozen=True)
+class LoginForm:
+    """Where a site's login form posts and the names of its two fields (as on the real site)."""
+
+    post_path: str
+    username_field: str
+    password_field: str
+
+
+@dataclass(frozen=True)
 class SiteSpec:
     name: str  # sandbox name: "shop", "forum"
     stands_for: str  # VideoWA site key this sandbox plays: "shopping", "reddit"
@@ -41,6 +50,7 @@ class SiteSpec:
     port_setting: str  # attribute of SandboxSettings with the default port
     package: str  # python package with app.create_app and seed.build_seed
     accounts: tuple[Account, ...] = field(default_factory=tuple)
+    login_form: LoginForm | None = None
 
     @property
     def placeholder(self) -> str:

@@ -18,7 +18,7 @@ def register_record(sandbox_actions, common: argparse.ArgumentParser) -> None:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from cli.main import load_settings_from_args
+    from settings import load_settings_from_args
     from tasks.sandbox.tutorials.recorder import RecordingResult, record_tutorials, tutorials_dir
 
     settings = load_settings_from_args(args)

@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from cli.errors import UserError
+from foundation.errors import UserError
 
 
 class VideoEncoder:

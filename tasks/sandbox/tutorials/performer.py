@@ -19,8 +19,8 @@ import numpy as np
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
-from cli.errors import UserError
-from evaluation.page_settle import PageWatcher, SettleLimits
+from foundation.errors import UserError
+from foundation.page_settle import PageWatcher, SettleLimits
 from tasks.sandbox.tutorials import chrome, pacing
 from tasks.sandbox.tutorials.cursor import Point, aim_point, hand_path
 from tasks.sandbox.tutorials.dropdown import open_list

@@ -26,9 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from settings import Settings
 from tasks.sandbox import server
+from tasks.sandbox.login import log_in
 from tasks.sandbox.sites import SITES
 from tasks.sandbox.tutorials import chrome
 from tasks.sandbox.tutorials.encoder import VideoEncoder
@@ -142,16 +143,14 @@ def _record_in_browser(
 ) -> list[RecordingResult]:
     from playwright.sync_api import sync_playwright
 
-    from evaluation.auth import AuthStates
-    from evaluation.browser import launch_chromium
+    from foundation.browser import launch_chromium
 
     results = []
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright, settings.browser)
         try:
-            auth = AuthStates(settings, browser)
             for script in scripts:
-                result = record_one(settings, script, browser, auth, folder)
+                result = record_one(settings, script, browser, folder)
                 results.append(result)
                 if report:
                     report(result)
@@ -160,13 +159,11 @@ def _record_in_browser(
     return results
 
 
-def record_one(settings: Settings, script: TutorialScript, browser, auth, folder: Path) -> RecordingResult:
+def record_one(settings: Settings, script: TutorialScript, browser, folder: Path) -> RecordingResult:
     started = time.monotonic()
     spec = SITES[script.site]
     server.reset(settings, [script.site])
     options: dict = {"viewport": {"width": WIDTH, "height": PAGE_HEIGHT}, "device_scale_factor": 1}
-    if script.login:
-        options["storage_state"] = auth.storage_state([spec.stands_for])
     files = TutorialFiles.of(folder, script.name)
     # Not *.mp4 until it is complete, so that nothing reading the folder takes a half-written video.
     partial_video = files.video.with_name(files.video.name + ".partial")
@@ -174,6 +171,8 @@ def record_one(settings: Settings, script: TutorialScript, browser, auth, folder
     context.set_default_timeout(settings.browser.action_timeout_ms)
     encoder = VideoEncoder(partial_video, WIDTH, chrome.HEIGHT + PAGE_HEIGHT, FPS)
     try:
+        if script.login:
+            log_in(context, spec, server.site_url(spec, settings))
         page = context.new_page()
         rng = random.Random(f"tutorial:{script.name}")  # same script, same video
         film = Film(encoder, FPS, WIDTH, PAGE_HEIGHT, cursor=(rng.uniform(560, 760), rng.uniform(380, 520)))

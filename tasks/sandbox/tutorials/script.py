@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from cli.errors import UserError
+from foundation.errors import UserError
 
 SCRIPTS_DIR = Path(__file__).resolve().parent / "scripts"
 SITE_NAMES = ("shop", "forum")

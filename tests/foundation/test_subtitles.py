@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from processing.transcripts import Cue, find_subtitle, load_transcript, parse_subtitles
+from foundation.subtitles import Cue, find_subtitle, load_transcript, parse_subtitles
 
 SRT = (
     "\ufeff1\r\n"

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cli.errors import UserError
-from settings.schema import BrowserSettings
+from foundation.errors import UserError
+
+if TYPE_CHECKING:  # the type only: the ground floor imports nothing above it when it runs
+    from settings.schema import BrowserSettings
 
 
-def launch_chromium(playwright, settings: BrowserSettings):
+def launch_chromium(playwright, settings: "BrowserSettings"):
     """Launch Debian's Chromium through Playwright; a missing binary is one clear line."""
     if not Path(settings.executable_path).exists():
         raise UserError(

@@ -22,9 +22,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from cli.errors import UserError
+from foundation.errors import UserError
 
 log = logging.getLogger(__name__)
+
+VIDEO_SUFFIXES = frozenset({".mp4", ".mov", ".webm", ".mkv", ".avi", ".m4v"})  # what counts as a video file
 
 FIX = "download it again or remove it from the folder"
 PROBE_TIMEOUT_S = 60

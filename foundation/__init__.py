@@ -1,0 +1,6 @@
+"""The ground floor: what every stage stands on and nothing above it.
+
+errors (the one exception the command line prints as a line), reading videos and
+subtitle files, downloading a video with yt-dlp, launching Chromium and waiting for a
+page to settle. It imports no other package of this project; see docs/architecture.md.
+"""
