@@ -52,10 +52,8 @@ CLIPS = {"ocr_shop_clip": SHOP_CLIP, "ocr_forum_clip": FORUM_CLIP}
 
 def record_clip(settings: Settings, browser, folder: Path, name: str) -> TutorialFiles:
     """Record one of CLIPS with the running sandbox into `folder`; returns its video and action log."""
-    from evaluation.auth import AuthStates
-
     folder.mkdir(parents=True, exist_ok=True)
     script_path = folder / f"{name}.yaml"
     script_path.write_text(CLIPS[name].lstrip(), encoding="utf-8")
-    result = record_one(settings, load_script(script_path), browser, AuthStates(settings, browser), folder)
+    result = record_one(settings, load_script(script_path), browser, folder)
     return result.files
