@@ -66,14 +66,12 @@ _ORDER_PAGE = """<!doctype html><html><head><title>Order # {number}</title></hea
  class="product name product-item-name">Steel Kettle</strong><dl class="item-options"><dt>Color</dt><dd>Silver</dd>
 <dt>Size</dt><dd>1.7 L</dd></dl></td><td class="col sku" data-th="SKU">B07X</td>
 <td class="col price" data-th="Price"><span class="price">$24.99</span></td>
-<td class="col qty" data-th="Qty"><ul class="items-qty"><li class="item"><span class="title">Ordered</span>
-<span class="content">2</span></li></ul></td><td class="col subtotal" data-th="Subtotal"><span
+<td class="col qty" data-th="Qty"><ul class="items-qty"><li class="item"><span class="title">Ordered</span><span class="content">2</span></li></ul></td><td class="col subtotal" data-th="Subtotal"><span
  class="price">$49.98</span></td></tr></tbody>
 <tbody><tr id="order-item-row-2"><td class="col name" data-th="Product Name"><strong
  class="product name product-item-name">Tea Towel</strong></td><td class="col sku" data-th="SKU">T100</td>
 <td class="col price" data-th="Price"><span class="price">$5.00</span></td>
-<td class="col qty" data-th="Qty"><ul class="items-qty"><li class="item"><span class="title">Ordered</span>
-<span class="content">1</span></li></ul></td><td class="col subtotal" data-th="Subtotal"><span
+<td class="col qty" data-th="Qty"><ul class="items-qty"><li class="item"><span class="title">Ordered</span><span class="content">1</span></li></ul></td><td class="col subtotal" data-th="Subtotal"><span
  class="price">$5.00</span></td></tr></tbody>
 </table></div></main></body></html>"""
 
