@@ -174,10 +174,11 @@ def _check_tasks(args) -> int:
     settings = _settings(args)
     task_set = loading.load_task_set(args.path, settings=settings)
     tasks = filter_tasks(task_set.tasks, site=args.site)
-    sound = [task for task in tasks if not task.problems]
-    sites = sorted({site for task in sound for site in task.sites})
-    resets = {site: sum(task.require_reset and site in task.sites for task in sound) for site in sites}
-    print(f"{len(tasks)} tasks, {len(tasks) - len(sound)} with config problems (`videodemo tasks list` shows them)")
+    # Every task counts, those with config problems too: an unset site variable is one of them.
+    sites = sorted({site for task in tasks for site in task.sites})
+    resets = {site: sum(task.require_reset and site in task.sites for task in tasks) for site in sites}
+    with_problems = sum(bool(task.problems) for task in tasks)
+    print(f"{len(tasks)} tasks, {with_problems} with config problems (`videodemo tasks list` shows them)")
     print("sites needed: " + (", ".join(sites) if sites else "none"))
     if not args.sites_up:
         print("add --sites-up to log in to each site and read it once")
