@@ -145,12 +145,12 @@ def check_site(site: str, settings: Settings, browser, auth: AuthStates, resets_
         base = site_base_url(site, settings)
     except UserError as exc:
         return SiteCheck(site, False, str(exc))
+    token_problem = ""
     if resets_needed and site in SITE_RESETS and classifieds_reset_token() is None:
-        return SiteCheck(
-            site, False,
-            f"{resets_needed} tasks need a reset but {CLASSIFIEDS_TOKEN_VAR} is not set: "
-            f"export {CLASSIFIEDS_TOKEN_VAR}=<the token in the classifieds docker-compose.yml>",
-        )  # fmt: skip
+        token_problem = (
+            f"{resets_needed} task{' needs' if resets_needed == 1 else 's need'} a reset but {CLASSIFIEDS_TOKEN_VAR} "
+            f"is not set: export {CLASSIFIEDS_TOKEN_VAR}=<the token in the classifieds docker-compose.yml>"
+        )
     env_var = site_env_var(site)
     context = None
     try:
@@ -169,6 +169,8 @@ def check_site(site: str, settings: Settings, browser, auth: AuthStates, resets_
     finally:
         if context is not None:
             context.close()
+    if token_problem:
+        return SiteCheck(site, False, f"{token_problem} (login and reading work: {detail})")
     return SiteCheck(site, True, f"{detail} ({base})")
 
 
