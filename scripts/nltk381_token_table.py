@@ -18,4 +18,5 @@ p.abbrev_types = set(t.abbrev_types); p.collocations = set(t.collocations)
 p.sent_starters = set(t.sent_starters); p.ortho_context = defaultdict(int, t.ortho_context)
 s = PunktSentenceTokenizer(p); w = NLTKWordTokenizer()
 cases = json.load(open(sys.argv[1]))
-print(json.dumps([[c, [tok for sent in s.tokenize(c) for tok in w.tokenize(sent)]] for c in cases], ensure_ascii=False, indent=1))
+table = [[case, [token for sentence in s.tokenize(case) for token in w.tokenize(sentence)]] for case in cases]
+print(json.dumps(table, ensure_ascii=False, indent=1))

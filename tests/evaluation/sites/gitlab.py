@@ -8,7 +8,9 @@ import secrets
 from flask import Flask, abort, jsonify, redirect, request, session
 
 ACCOUNT = ("byteblaze", "hello1234")
-MEMBERS = {"byteblaze/a11yproject.com": [("Byte Blaze", "byteblaze", "Owner"), ("Abishek S", "abisubramanya27", "Developer")]}
+MEMBERS = {
+    "byteblaze/a11yproject.com": [("Byte Blaze", "byteblaze", "Owner"), ("Abishek S", "abisubramanya27", "Developer")],
+}
 
 _SIGN_IN = """<!doctype html><html><head><title>Sign in · GitLab</title></head><body>
 <form class="new_user gl-show-field-errors" id="new_user" action="/users/sign_in" accept-charset="UTF-8" method="post">
@@ -59,13 +61,18 @@ def create_app() -> Flask:
         session["error"] = 1
         return redirect("/users/sign_in")
 
+    def page(title: str):
+        if not signed_in():
+            return redirect("/users/sign_in")
+        return f"<html><head><title>{title} · GitLab</title></head></html>"
+
     @app.get("/")
     def dashboard():
-        return "<html><head><title>Projects · GitLab</title></head></html>" if signed_in() else redirect("/users/sign_in")
+        return page("Projects")
 
     @app.get("/-/profile")
     def profile():
-        return "<html><head><title>Profile · GitLab</title></head></html>" if signed_in() else redirect("/users/sign_in")
+        return page("Profile")
 
     @app.get("/api/v4/user")
     def api_user():
@@ -82,6 +89,7 @@ def create_app() -> Flask:
         if not signed_in():
             return redirect("/users/sign_in")
         body = "".join(_member_row(*row) for row in rows)
-        return f'<html><head><title>Members</title></head><body><table class="table b-table"><tbody>{body}</tbody></table></body></html>'
+        table = f'<table class="table b-table"><tbody>{body}</tbody></table>'
+        return f"<html><head><title>Members</title></head><body>{table}</body></html>"
 
     return app

@@ -56,6 +56,8 @@ _ADMIN_LOGIN_PAGE = """<!doctype html><html><head><title>Magento Admin</title></
 <div class="form-actions"><div class="actions"><button class="action-login action-primary">
 <span>Sign in</span></button></div></div></fieldset></form>{message}</section></body></html>"""
 
+_SIGN_IN_ERROR = '<div class="message-error">The account sign-in was incorrect.</div>'
+
 _ORDER_PAGE = """<!doctype html><html><head><title>Order # {number}</title></head><body><main id="maincontent">
 <h1 class="page-title"><span class="base">Order # {number}</span></h1>
 <div class="table-wrapper order-items"><table class="data table table-order-items" id="my-orders-table">
@@ -66,12 +68,16 @@ _ORDER_PAGE = """<!doctype html><html><head><title>Order # {number}</title></hea
  class="product name product-item-name">Steel Kettle</strong><dl class="item-options"><dt>Color</dt><dd>Silver</dd>
 <dt>Size</dt><dd>1.7 L</dd></dl></td><td class="col sku" data-th="SKU">B07X</td>
 <td class="col price" data-th="Price"><span class="price">$24.99</span></td>
-<td class="col qty" data-th="Qty"><ul class="items-qty"><li class="item"><span class="title">Ordered</span><span class="content">2</span></li></ul></td><td class="col subtotal" data-th="Subtotal"><span
+<td class="col qty" data-th="Qty"><ul class="items-qty"><li class="item">
+<span class="title">Ordered</span><span class="content">2</span></li></ul></td>
+<td class="col subtotal" data-th="Subtotal"><span
  class="price">$49.98</span></td></tr></tbody>
 <tbody><tr id="order-item-row-2"><td class="col name" data-th="Product Name"><strong
  class="product name product-item-name">Tea Towel</strong></td><td class="col sku" data-th="SKU">T100</td>
 <td class="col price" data-th="Price"><span class="price">$5.00</span></td>
-<td class="col qty" data-th="Qty"><ul class="items-qty"><li class="item"><span class="title">Ordered</span><span class="content">1</span></li></ul></td><td class="col subtotal" data-th="Subtotal"><span
+<td class="col qty" data-th="Qty"><ul class="items-qty"><li class="item">
+<span class="title">Ordered</span><span class="content">1</span></li></ul></td>
+<td class="col subtotal" data-th="Subtotal"><span
  class="price">$5.00</span></td></tr></tbody>
 </table></div></main></body></html>"""
 
@@ -110,7 +116,7 @@ def create_app() -> Flask:
     @app.get("/customer/account/login/")
     @app.get("/customer/account/login/referer/<referer>/")
     def customer_login(referer: str | None = None):
-        message = '<div class="message-error">The account sign-in was incorrect.</div>' if session.pop("error", 0) else ""
+        message = _SIGN_IN_ERROR if session.pop("error", 0) else ""
         return _LOGIN_PAGE.format(form_key=form_key(), message=message)
 
     @app.post("/customer/account/loginPost/")
@@ -154,7 +160,7 @@ def create_app() -> Flask:
     @app.route("/admin/<path:rest>", methods=["GET"])
     def admin(rest: str = ""):
         if "admin" not in session:
-            message = '<div class="message-error">The account sign-in was incorrect.</div>' if session.pop("admin_error", 0) else ""
+            message = _SIGN_IN_ERROR if session.pop("admin_error", 0) else ""
             return _ADMIN_LOGIN_PAGE.format(form_key=form_key(), message=message)
         if rest.rstrip("/") in ("", "admin", "dashboard", "admin/dashboard"):
             return ('<html><head><title>Dashboard / Magento Admin</title></head><body>'
@@ -208,7 +214,8 @@ def create_app() -> Flask:
             return unauthorized()
         found = PRODUCTS.get(sku)
         if found is None:
-            return jsonify({"message": "The product that was requested doesn't exist. Verify the product and try again."}), 404
+            missing = "The product that was requested doesn't exist. Verify the product and try again."
+            return jsonify({"message": missing}), 404
         return jsonify({"id": found["id"], "sku": sku, "name": found["name"], "price": found["price"],
                         "custom_attributes": [{"attribute_code": "description", "value": "<p>Steel.</p>"},
                                               {"attribute_code": "url_key", "value": found["url_key"]}]})  # fmt: skip

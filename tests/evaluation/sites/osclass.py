@@ -52,7 +52,8 @@ def create_app() -> Flask:
             if "user" not in session:
                 return redirect("/index.php?page=login")
             items = "".join(f"<li>{title}</li>" for title in state["listings"])
-            return f"<html><head><title>My listings</title></head><body><h1>My listings</h1><ul>{items}</ul></body></html>"
+            body = f"<h1>My listings</h1><ul>{items}</ul>"
+            return f"<html><head><title>My listings</title></head><body>{body}</body></html>"
         return "<html><head><title>Classifieds</title></head><body>Classifieds</body></html>"
 
     return app

@@ -36,7 +36,8 @@ def _comment(level: int, author: str, score: int, text: str, time: str, replies:
 _POST_PAGE = """<!doctype html><html><head><title>{title}</title></head><body>
 <main id="main" class="site-content"><article class="submission" data-id="{post_id}">
 <header><h1 class="submission__title"><a href="/f/{forum}/{post_id}/{slug}" class="submission__link">{title}</a></h1>
-<p class="submission__info">Submitted by <a href="/user/Sarah_Lee" class="submission__submitter fg-inherit">Sarah_Lee</a>
+<p class="submission__info">Submitted by
+<a href="/user/Sarah_Lee" class="submission__submitter fg-inherit">Sarah_Lee</a>
 </p></header></article>
 <section class="comment-section">{comments}</section></main></body></html>"""
 
@@ -46,7 +47,10 @@ POST_COMMENTS = _comment(
     + _comment(2, "bob", 1, "Me too.", "2023-03-03T12:00:00+00:00"),
 ) + _comment(1, "MarvelsGrantMan136", 8, "My newest top comment.", "2023-03-04T09:00:00+00:00")  # fmt: skip
 
-POSTS = {7: ("books", "what-are-you-reading", "What are you reading?", POST_COMMENTS), 8: ("books", "quiet", "Quiet", "")}
+POSTS = {
+    7: ("books", "what-are-you-reading", "What are you reading?", POST_COMMENTS),
+    8: ("books", "quiet", "Quiet", ""),
+}
 
 
 def create_app() -> Flask:
