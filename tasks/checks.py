@@ -122,9 +122,10 @@ def _string_match_problems(block: dict[str, Any], label: str) -> list[str]:
     ]
     keys = list(answers)
     if "required_values" in keys:
-        # The reference evaluator turns the prediction into a number at required_values,
-        # so any text check listed after it fails whatever the answer.
-        after = [key for key in keys[keys.index("required_values") + 1 :] if key in REFERENCE_ANSWER_KEYS]
+        # The reference evaluator turns the prediction into a number at required_values, so a
+        # substring check listed after it fails whatever the answer (exact_match compares its text).
+        later = keys[keys.index("required_values") + 1 :]
+        after = [key for key in later if key in ("must_include", "must_exclude", "one_of")]
         if after:
             problems.append(f"{label}: reference_answers key {after[0]!r} comes after required_values and cannot pass")
     return problems

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from evaluation.text import clean, sent_tokenize, word_tokenize
+import json
+from pathlib import Path
+
+import pytest
+
+from cli.errors import UserError
+from evaluation.matching import found
+from evaluation.text import check_nltk_version, clean, sent_tokenize, word_tokenize
 
 
 def test_clean_strips_one_pair_of_matching_quotes_then_lowercases() -> None:
@@ -51,3 +58,27 @@ def test_treebank_rules_apply_within_a_sentence() -> None:
     assert word_tokenize("don't stop") == ["do", "n't", "stop"]
     assert word_tokenize('"quoted" word') == ["``", "quoted", "''", "word"]
     assert word_tokenize("n/a") == ["n/a"]
+
+
+# Each row: an input and the tokens a real nltk 3.8.1 gave for it (scripts/nltk381_token_table.py).
+_TABLE = json.loads((Path(__file__).parent / "data" / "nltk_3_8_1_tokens.json").read_text())
+
+
+@pytest.mark.parametrize(("text", "tokens"), _TABLE, ids=[repr(text)[:40] for text, _ in _TABLE])
+def test_word_tokenize_gives_nltk_3_8_1_tokens(text: str, tokens: list[str]) -> None:
+    assert word_tokenize(text) == tokens
+
+
+def test_a_word_in_single_quotes_keeps_its_opening_quote() -> None:
+    # 3.8.1's rule; newer releases split the quote off and "shoes" would be a whole token.
+    assert word_tokenize("the item is 'shoes'") == ["the", "item", "is", "'shoes", "'"]
+    assert not found("shoes", "the item is 'shoes'")
+    assert found("shoes", 'the item is "shoes"')
+
+
+def test_another_nltk_release_is_refused_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    import nltk
+
+    monkeypatch.setattr(nltk, "__version__", "3.9.1")
+    with pytest.raises(UserError, match=r"pip install nltk==3\.8\.1"):
+        check_nltk_version()

@@ -144,10 +144,27 @@ def test_required_values_alternatives() -> None:
     assert string_match({"required_values": ["== 3 |OR| == 4"]}, "4") == 1.0
 
 
-def test_string_key_after_required_values_is_a_config_error() -> None:
-    reference = {"required_values": ["== 3"], "must_include": ["3"]}
-    with pytest.raises(ConfigError, match="after 'required_values'"):
+@pytest.mark.parametrize("key", ["must_include", "must_exclude", "one_of"])
+def test_substring_key_after_required_values_is_a_config_error(key: str) -> None:
+    reference = {"required_values": ["== 3"], key: ["3"]}
+    with pytest.raises(ConfigError, match=f"{key!r} after 'required_values'"):
         string_match(reference, "3")
+
+
+def test_exact_match_after_required_values_compares_the_integer_as_text() -> None:
+    reference = {"required_values": ["== 12"], "exact_match": "12"}
+    assert string_match(reference, "12") == 1.0
+    # The answer became the integer 1200: its text is "1200", not "1,200".
+    assert string_match({"required_values": [">= 1000"], "exact_match": "1200"}, "1,200") == 1.0
+    assert string_match({"required_values": [">= 1000"], "exact_match": "1,200"}, "1,200") == 0.0
+    # " 12" reads as 12 for required_values, and as "12" afterwards; exact_match before it sees " 12".
+    assert string_match(reference, " 12") == 1.0
+    assert string_match({"exact_match": "12", "required_values": ["== 12"]}, " 12") == 0.0
+
+
+def test_answer_that_is_no_number_stops_at_required_values() -> None:
+    checks = string_match_details({"required_values": ["== 12"], "exact_match": "twelve"}, "twelve")
+    assert [(check.key, check.passed) for check in checks] == [("required_values", False)]
 
 
 def test_string_key_before_required_values_is_fine() -> None:

@@ -333,6 +333,14 @@ def test_a_sound_minimal_task_has_no_problems(site_env, tmp_path):
     assert task.problems == [] and task.kind == "skill" and task.videos == []
 
 
+def test_exact_match_after_required_values_is_no_problem(site_env, tmp_path):
+    # The reference compares the integer's text there ("12" passes "12"), so the config is sound.
+    answers = {"required_values": ["== 12"], "exact_match": "12"}
+    changes = {"eval": {"eval_types": ["string_match"], "reference_answers": answers}}
+    (task,) = load_tasks(write_tasks(tmp_path, "one.json", [sound_task(**changes)]))
+    assert task.problems == []
+
+
 # ---- filters ----
 
 
