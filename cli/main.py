@@ -19,6 +19,7 @@ from foundation.errors import UserError
 # Order = order in `--help`. Handlers import their heavy dependencies lazily.
 COMMAND_MODULES = [
     "tasks.cli",
+    "cli.tasks_cli",
     "processing.cli",
     "retrieval.cli",
     "evaluation.cli",

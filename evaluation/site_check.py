@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from playwright.sync_api import Error as PlaywrightError
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation.auth import SITE_LOGINS, AuthStates, site_base_url, site_env_var
 from evaluation.site_helpers import generic, gitlab, reddit, shopping
 from evaluation.site_helpers.rest import SiteHelperError

@@ -14,7 +14,7 @@ from typing import Callable
 
 import requests
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from settings import Settings
 
 CLASSIFIEDS_RESET_PATH = "/index.php?page=reset"

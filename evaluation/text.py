@@ -47,7 +47,7 @@ def check_nltk_version() -> None:
     """Refuse an NLTK release other than the reference's: its verdicts would silently differ."""
     import nltk
 
-    from cli.errors import UserError
+    from foundation.errors import UserError
 
     if nltk.__version__ != NLTK_VERSION:
         raise UserError(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation.matching import found
 from evaluation.text import check_nltk_version, clean, sent_tokenize, word_tokenize
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation import auth
 from evaluation.auth import NO_LOGIN_SITES, SITE_LOGINS, AuthStates, site_base_url, site_env_var
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cli.errors import UserError
+from foundation.errors import UserError
 from evaluation.site_resets import SITE_RESETS, reset_classifieds, reset_site
 
 from tests.evaluation.sites.osclass import RESET_TOKEN  # noqa: I001
