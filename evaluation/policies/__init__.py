@@ -25,8 +25,12 @@ POLICIES: dict[str, str] = {
     "stop": "evaluation.policies.stop:build_stop_policy",
     # The method: two-stage trajectory selection before every action, ablations by flag (docs/agent.md).
     "video": "agent.video_policy:build_video_policy",
-    # The same web policy without any video material.
-    "base": "agent.base_policy:build_base_policy",
+    # The base agent (agent.base_agent: AgentOccam by default) without any video material.
+    "base": "agent.base_agent:build_base_policy",
+    # AgentOccam (refined whole-page tree, small action space, plan tree): the paper's base agent.
+    "agentoccam": "agent.agentoccam.agent:build_agentoccam_policy",
+    # The generic ReAct policy: viewport tree, the full action space, one reasoned action per step.
+    "react": "agent.base_policy:build_react_policy",
     # Model-free baseline: replays the demonstration embedding selection picks, grounded by text similarity.
     "replay": "agent.replay_policy:build_replay_policy",
 }
