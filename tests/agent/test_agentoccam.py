@@ -18,7 +18,7 @@ import pytest
 from agent.agentoccam.agent import AgentOccamAgent
 from evaluation.environment import BrowserEnv
 from model_access.messages import prompt_text
-from model_access.scripted_server import load_script
+from model_access.scripted_server import ScriptedServer, load_script
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks
 from tests.agent.world import DEMONSTRATION, record, steps
 
@@ -41,10 +41,11 @@ def _task(task_id: int):
 
 
 @pytest.fixture(scope="module")
-def driven(sandbox, test_settings, scripted_server):
-    """Task 1 played by hand for two environment steps; returns what the test needs to look at."""
+def driven(sandbox, test_settings):
+    """Task 1 played by hand for two environment steps; returns what the tests look at. The browser is
+    closed before the tests run: one thread holds one Playwright at a time, and the CLI runs start theirs."""
     sandbox.reset()
-    server = scripted_server({"name": "policy", "default": occam("stop [N/A]")})
+    server = ScriptedServer({"name": "policy", "default": occam("stop [N/A]")}).start()
     settings = replace(test_settings)
     settings.models = replace(test_settings.models, policy=replace(test_settings.models.policy))
     settings.models.policy.base_url, settings.models.policy.model = server.base_url, "scripted-policy"
@@ -59,10 +60,10 @@ def driven(sandbox, test_settings, scripted_server):
         first = env.observation
         viewport_height = first.viewport[1]
         below = [n for n in first.nodes.values() if n.interactive and n.name and n.rect and n.rect[1] > viewport_height + 200]
-        category = next(n for n in first.nodes.values() if n.role == "link" and n.name.strip() == "Coffee & Tea")
+        category = next(n for n in first.nodes.values() if n.role == "link" and n.name.strip() == "Grocery & Gourmet Food")
         server.script = load_script({"name": "policy", "replies": [
             occam("note [The category link is in the menu]"),
-            occam("branch [0] [Open the Coffee & Tea category and sort by price]"),
+            occam("branch [0] [Open the grocery category and sort by price]"),
             occam(f"click [{category.node_id}]", highlight=f"{category.node_id}"),
             occam("stop [$13.49]"),
         ]})  # fmt: skip
@@ -73,7 +74,7 @@ def driven(sandbox, test_settings, scripted_server):
         step2 = policy.act(env.observation)
         env.step(step2.reply)
         requests = [entry["body"] for entry in server.requests("/chat/completions")]
-        yield {
+        return {
             "requests": requests,
             "below": below,
             "first": first,
@@ -85,6 +86,7 @@ def driven(sandbox, test_settings, scripted_server):
     finally:
         policy.close()
         env.close()
+        server.stop()
 
 
 def _user_text(body) -> str:
@@ -102,8 +104,8 @@ def test_the_prompt_carries_the_refined_whole_page_tree(driven) -> None:
         assert f"[{node.node_id}]" in prompt
     raw = driven["first"].tree_text
     assert "StaticText" in raw and "StaticText" not in prompt  # texts are merged or renamed
-    assert "img ''" not in prompt  # no decorative images
-    # a lone text under an unnamed element became that element's name (the ReAct tree keeps two lines)
+    assert "text 'Welcome to One Stop Market!'" in prompt and "text '$6.00'" in prompt  # no content lost
+    assert "★" in raw and "★" not in prompt  # decorative glyphs (the rating stars) are gone
     assert "CURRENT OBSERVATION:" in prompt and "OBJECTIVE:\nWhat is the price of the cheapest product" in prompt
     assert "PREVIOUS PLANS:\n[0] (ACTIVE PLAN) What is the price" in prompt
     assert len(prompt.split()) < len(raw.split())  # refined: shorter than the environment's own tree text
@@ -125,7 +127,7 @@ def test_note_and_branch_do_not_touch_the_page_and_click_does(driven) -> None:
     assert len(requests) == 4  # note, branch, click: three calls for one environment step; then stop
     assert step1.info["planning_commands"] == [
         "note [The category link is in the menu]",
-        "branch [0] [Open the Coffee & Tea category and sort by price]",
+        "branch [0] [Open the grocery category and sort by price]",
     ]
     assert step1.reply == f"```\nclick [{driven['category'].node_id}]\n```"
     record = driven["record"]
@@ -135,10 +137,10 @@ def test_note_and_branch_do_not_touch_the_page_and_click_does(driven) -> None:
     second = _user_text(requests[1])  # after the note: same page, the note kept under the plan
     assert "Note: STEP 1: The category link is in the menu" in second
     third = _user_text(requests[2])  # after the branch: the new plan is the active one
-    assert "\t[1] (ACTIVE PLAN) Open the Coffee & Tea category and sort by price" in third
+    assert "\t[1] (ACTIVE PLAN) Open the grocery category and sort by price" in third
     fourth = _user_text(requests[3])  # history of the active plan: the click with the highlighted element's line
     assert f"click [{driven['category'].node_id}]" in fourth and "RESULT:\ndone" in fourth
-    assert f"link [{driven['category'].node_id}] 'Coffee & Tea'" in fourth.split("CURRENT OBSERVATION:")[0]
+    assert f"link [{driven['category'].node_id}] 'Grocery & Gourmet Food'" in fourth.split("CURRENT OBSERVATION:")[0]
 
 
 def test_requests_send_no_temperature_and_reasoning_effort_low(driven) -> None:
@@ -159,7 +161,7 @@ def test_a_run_with_policy_agentoccam_scores_the_task(run_agent) -> None:
     run = run_agent(rules, "20", "--policy", "agentoccam")
     assert run.exit_code == 0, run.stdout
     result = record(run.out, 20)
-    assert (result["policy"], result["status"], result["score"]) == ("agentoccam", "passed", 1.0)
+    assert (result["policy"], result["status"], result["score"]) == ("agentoccam", "passed", 1.0), {k: v for k, v in result.items() if k not in ("intent",)}
     assert result["steps"] == 1  # the note took no environment step
     assert steps(run.out, 20)[0]["extra"]["planning_commands"] == ["note [Order 000000024 must be found in My Orders]"]
     bodies = [request.messages for request in run.requests]
@@ -178,3 +180,32 @@ def test_the_method_on_agentoccam_shows_the_demonstration_in_its_prompt(run_agen
     assert len(policy) == 1
     text = policy[0].text
     assert text.index(DEMONSTRATION) < text.index("OBJECTIVE:") < text.index("CURRENT OBSERVATION:")
+
+
+def test_refinement_merges_lone_texts_and_writes_tables_as_rows() -> None:
+    from agent.agentoccam.refine import refine_tree
+
+    tree = "\n".join([
+        "[1] RootWebArea 'Orders'",
+        "\t[2] link ''",
+        "\t\t[3] StaticText 'My Orders'",
+        "\t[4] img ''",
+        "\t[5] table ''",
+        "\t\t[6] row ''",
+        "\t\t\t[7] columnheader 'Order #'",
+        "\t\t\t[8] columnheader 'Total'",
+        "\t\t[9] row ''",
+        "\t\t\t[10] cell ''",
+        "\t\t\t\t[11] link '000000024'",
+        "\t\t\t[12] cell '$106.97'",
+    ])  # fmt: skip
+    page = refine_tree(tree, max_lines=500)
+    assert page.text.splitlines() == [
+        "link [2] 'My Orders'",
+        "table",
+        "\t| Order # | Total |",
+        "\t| --- | --- |",
+        "\t| link [11] '000000024' | $106.97 |",
+    ]
+    assert page.ids == {"2", "11"}
+    assert refine_tree(tree, max_lines=2).text.splitlines()[-1].startswith("[... 3 more lines")
