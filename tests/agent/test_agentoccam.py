@@ -178,7 +178,7 @@ def test_the_method_on_agentoccam_shows_the_demonstration_in_its_prompt(run_agen
     assert run.exit_code == 0, run.stdout
     policy = [request for request in run.requests if CLOSING in request.text]
     assert len(policy) == 1
-    text = policy[0].text
+    text = _user_text({"messages": policy[0].messages})
     assert text.index(DEMONSTRATION) < text.index("OBJECTIVE:") < text.index("CURRENT OBSERVATION:")
 
 
