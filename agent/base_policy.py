@@ -116,6 +116,10 @@ class BasePolicy:
         self.history.learn_outcomes(self.env)
         return self.history.text(self.settings.agent.history_length)
 
+    def page_text(self, observation: Observation) -> str:
+        """The page as this policy shows it: the environment's tree, cut to its budget."""
+        return observation.tree_text
+
     # ---- the factual-retention question ----
 
     def ask_intermediate(self, question: str, shown: list[Demonstration]) -> str | None:

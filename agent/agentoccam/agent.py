@@ -172,6 +172,10 @@ class AgentOccamAgent:
         reason = f"{len(planning)} planning commands in a row without a page command (agentoccam.max_planning_in_a_row)"
         return self._step(replies, sections, planning, images, error=reason)
 
+    def page_text(self, observation: Observation) -> str:
+        """The page as AgentOccam shows it: the refined tree within its budget."""
+        return self.refine(observation).text
+
     def refine(self, observation: Observation) -> RefinedPage:
         return refine_tree(
             observation.tree_text, self.options.observation_max_lines, self.options.observation_token_budget or None

@@ -20,7 +20,7 @@ from evaluation.environment import BrowserEnv
 from model_access.messages import prompt_text
 from model_access.scripted_server import ScriptedServer, load_script
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks
-from tests.agent.world import DEMONSTRATION, record, steps
+from tests.agent.world import DEMONSTRATION, INTERMEDIATE, record, rules_for, steps
 
 CLOSING = "Give your response in the sections described above, with one command in ACTION."
 
@@ -67,6 +67,7 @@ def driven(sandbox, test_settings):
             occam(f"click [{category.node_id}]", highlight=f"{category.node_id}"),
             occam("stop [$13.49]"),
         ]})  # fmt: skip
+        page_text = policy.page_text(first)
         step1 = policy.act(first)
         url_before = env.page.url
         env.step(step1.reply)
@@ -82,6 +83,7 @@ def driven(sandbox, test_settings):
             "urls": (url_before, url_after),
             "record": env.record,
             "category": category,
+            "page_text": page_text,
         }
     finally:
         policy.close()
@@ -109,6 +111,7 @@ def test_the_prompt_carries_the_refined_whole_page_tree(driven) -> None:
     assert "CURRENT OBSERVATION:" in prompt and "OBJECTIVE:\nWhat is the price of the cheapest product" in prompt
     assert "PREVIOUS PLANS:\n[0] (ACTIVE PLAN) What is the price" in prompt
     assert len(prompt.split()) < len(raw.split())  # refined: shorter than the environment's own tree text
+    assert driven["page_text"] in prompt  # what other stages read through the hook is what the policy sees
 
 
 def test_the_system_prompt_lists_the_reduced_action_space(driven) -> None:
@@ -169,6 +172,21 @@ def test_a_run_with_policy_agentoccam_scores_the_task(run_agent) -> None:
     assert "Note: STEP 1: Order 000000024 must be found in My Orders" in run.requests[1].text
 
 
+def test_agentoccam_answers_the_intermediate_question_from_its_refined_last_page(run_agent, sandbox) -> None:
+    rules = [
+        {"regex": "Search the store for 'earbuds'.*" + CLOSING, "reply": occam("stop [N/A]"), "times": 1},
+        *rules_for("Search the store for 'earbuds'", INTERMEDIATE, ["No tutorial was shown.\n```\nPrice\n```"]),
+    ]
+    run = run_agent(rules, "6", "--policy", "agentoccam")
+    assert run.exit_code == 0, run.stdout
+    asked = [request for request in run.requests if request.kind == "intermediate"]
+    assert len(asked) == 1
+    assert "No material from a tutorial video was shown" in asked[0].text
+    assert "StaticText" not in asked[0].text and "link [" in asked[0].text  # the refined tree of the last page
+    result = record(run.out, 6)
+    assert (result["intermediate_answer"], result["intermediate_score"]) == ("Price", 1.0)
+
+
 def test_the_method_on_agentoccam_shows_the_demonstration_in_its_prompt(run_agent, sandbox) -> None:
     sandbox.reset()
     rules = [
@@ -209,3 +227,29 @@ def test_refinement_merges_lone_texts_and_writes_tables_as_rows() -> None:
     ]
     assert page.ids == {"2", "11"}
     assert refine_tree(tree, max_lines=2).text.splitlines()[-1].startswith("[... 3 more lines")
+
+
+def test_policy_names_and_the_base_agent_setting(tmp_path) -> None:
+    from argparse import Namespace
+
+    from agent.base_policy import BasePolicy
+    from cli.errors import UserError
+    from evaluation.policies import build_policy
+    from settings import load_settings
+
+    settings = load_settings(overrides=["models.policy.base_url=http://127.0.0.1:9/v1", "models.policy.model=m"])
+    settings.paths.cache_dir = tmp_path
+    built = [build_policy(name, settings, Namespace()) for name in ("agentoccam", "react", "base")]
+    try:
+        assert [p.name for p in built] == ["agentoccam", "react", "base"]
+        assert isinstance(built[2], AgentOccamAgent)  # the default base agent
+        settings.agent.base_agent = "react"
+        react_base = build_policy("base", settings, Namespace())
+        assert isinstance(react_base, BasePolicy) and react_base.name == "base"
+        react_base.close()
+        settings.agent.base_agent = "occam"
+        with pytest.raises(UserError, match="agent.base_agent is 'occam'; set it to one of: agentoccam, react"):
+            build_policy("video", settings, Namespace())
+    finally:
+        for policy in built:
+            policy.close()
