@@ -23,8 +23,8 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         "--policy",
         default="video",
         metavar="NAME",
-        help="policy to play: video (the method, default), base, replay (model-free baseline), scripted, stop, "
-        "or module:callable",
+        help="policy to play: video (the method, default), base (agent.base_agent alone), agentoccam, react, "
+        "replay (model-free baseline), scripted, stop, or module:callable",
     )
     run.add_argument("--solutions", metavar="FILE_OR_DIR", help="scripted policy: actions per task id (JSON)")
     run.add_argument("--workers", type=int, metavar="N", help="parallel workers, one browser each (run.workers)")

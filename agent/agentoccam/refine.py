@@ -154,11 +154,17 @@ def _refine(node: _Node) -> None:
 
 
 def _repeats_relative(node: _Node) -> bool:
+    """The text says nothing its parent or a longer sibling does not (the page title is no parent text)."""
     parent = node.parent
-    if parent is not None and node.name in parent.name:
+    if parent is not None and parent.role != "RootWebArea" and _contains(parent.name, node.name):
         return True
     siblings = [s for s in (parent.children if parent else []) if s is not node and s.kept]
-    return any(node.name in s.name and len(s.name) > len(node.name) for s in siblings)
+    return any(len(s.name) > len(node.name) and _contains(s.name, node.name) for s in siblings)
+
+
+def _contains(text: str, part: str) -> bool:
+    """`part` in `text` as whole words: a price "5" is not repeated by "15 Reviews"."""
+    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text) is not None
 
 
 def _fold_heading(node: _Node) -> None:
