@@ -44,7 +44,8 @@ POLICY_ROLE = "policy"
 POLICY_STAGE = "policy"
 INTERMEDIATE_STAGE = "intermediate"
 SECTIONS = ("INTERACTION HISTORY SUMMARY", "OBSERVATION DESCRIPTION", "REASON", "ACTION", "OBSERVATION HIGHLIGHT")
-_SECTION = re.compile(rf"^\s*\**({'|'.join(SECTIONS)})\**\s*:\s*", re.M)
+# A title alone at a line's start, tolerating markdown (`**ACTION:**`, `### Action:`) and any case.
+_SECTION = re.compile(rf"^[ \t#*]*({'|'.join(SECTIONS)})[ \t*]*:[ \t*]*", re.M | re.I)
 _FENCE = re.compile(r"```[\w-]*\n?(.*?)```", re.S)
 # Past-step highlights longer than this are replaced by the step's description, as AgentOccam does.
 HIGHLIGHT_WORDS = 200
@@ -71,21 +72,22 @@ def read_sections(reply: str) -> dict[str, str]:
     sections = {}
     for mark, following in zip(marks, marks[1:] + [None]):
         end = following.start() if following else len(text)
-        sections[mark[1]] = text[mark.end() : end].strip()
+        sections[mark[1].upper()] = text[mark.end() : end].strip()
     if "ACTION" in sections:
         fenced = _FENCE.search(sections["ACTION"])
         sections["ACTION"] = (fenced[1] if fenced else sections["ACTION"]).strip().strip("`").strip()
-        sections["ACTION"] = sections["ACTION"].splitlines()[0] if _single_line(sections["ACTION"]) else sections["ACTION"]
-    else:
-        fenced = _FENCE.search(text)
-        if fenced:
-            sections["ACTION"] = fenced[1].strip()
-            sections.setdefault("REASON", text[: fenced.start()].strip())
+        if _first_line_closes(sections["ACTION"]):
+            sections["ACTION"] = sections["ACTION"].splitlines()[0]
+    elif fenced := _FENCE.search(text):
+        sections["ACTION"] = fenced[1].strip()
+        sections.setdefault("REASON", text[: fenced.start()].strip())
+    elif text.strip() and "\n" not in text.strip():  # a bare command
+        sections["ACTION"] = text.strip()
     return sections
 
 
-def _single_line(action: str) -> bool:
-    """An action whose brackets close on its first line: later lines are commentary."""
+def _first_line_closes(action: str) -> bool:
+    """Several lines whose first closes all its brackets: the later lines are commentary."""
     first = action.splitlines()[0] if action else ""
     return first.count("[") == first.count("]") and len(action.splitlines()) > 1
 

@@ -60,7 +60,8 @@ def parse_command(text: str, allowed: list[str]) -> Command:
     if keyword in PLANNING_COMMANDS:
         match = _PLAN.match(text)
         if match is None:
-            raise ActionParseError(f"bad syntax: expected `{keyword} [plan_id] [{'intent' if keyword == 'branch' else 'reason'}]`")
+            second = "new_subplan_intent" if keyword == "branch" else "reason"
+            raise ActionParseError(f"bad syntax: expected `{keyword} [plan_id] [{second}]`")
         return Command(keyword, text, match[3].strip(), int(match[2]))
     if keyword == "go_home":
         return Command("go_home", text)

@@ -172,7 +172,8 @@ def _fold_heading(node: _Node) -> None:
     kept = node.kept_children()
     if len(kept) == 1 and kept[0].name == node.name and kept[0].role not in _PASSIVE_ROLES:
         child = kept[0]
-        node.node_id, node.role, node.properties, node.children = child.node_id, child.role, child.properties, child.children
+        node.node_id, node.role, node.properties = child.node_id, child.role, child.properties
+        node.children = child.children
 
 
 def _table_rows(table: _Node) -> None:

@@ -59,8 +59,9 @@ def driven(sandbox, test_settings):
         env.reset(task)
         first = env.observation
         viewport_height = first.viewport[1]
-        below = [n for n in first.nodes.values() if n.interactive and n.name and n.rect and n.rect[1] > viewport_height + 200]
-        category = next(n for n in first.nodes.values() if n.role == "link" and n.name.strip() == "Grocery & Gourmet Food")
+        nodes = list(first.nodes.values())
+        below = [n for n in nodes if n.interactive and n.name and n.rect and n.rect[1] > viewport_height + 200]
+        category = next(n for n in nodes if n.role == "link" and n.name.strip() == "Grocery & Gourmet Food")
         server.script = load_script({"name": "policy", "replies": [
             occam("note [The category link is in the menu]"),
             occam("branch [0] [Open the grocery category and sort by price]"),
@@ -164,7 +165,7 @@ def test_a_run_with_policy_agentoccam_scores_the_task(run_agent) -> None:
     run = run_agent(rules, "20", "--policy", "agentoccam")
     assert run.exit_code == 0, run.stdout
     result = record(run.out, 20)
-    assert (result["policy"], result["status"], result["score"]) == ("agentoccam", "passed", 1.0), {k: v for k, v in result.items() if k not in ("intent",)}
+    assert (result["policy"], result["status"], result["score"]) == ("agentoccam", "passed", 1.0), result["verdicts"]
     assert result["steps"] == 1  # the note took no environment step
     assert steps(run.out, 20)[0]["extra"]["planning_commands"] == ["note [Order 000000024 must be found in My Orders]"]
     bodies = [request.messages for request in run.requests]
@@ -253,3 +254,15 @@ def test_policy_names_and_the_base_agent_setting(tmp_path) -> None:
     finally:
         for policy in built:
             policy.close()
+
+
+def test_reply_sections_are_read_in_the_forms_models_write_them() -> None:
+    from agent.agentoccam.agent import read_sections
+
+    plain = read_sections(occam("type [15] [coffee] [1]", "Search for it.", "15, 3"))
+    assert plain["ACTION"] == "type [15] [coffee] [1]"
+    assert (plain["REASON"], plain["OBSERVATION HIGHLIGHT"]) == ("Search for it.", "15, 3")
+    markdown = read_sections("**Reason:** the link is there\n**ACTION:**\n```\nclick [7]\n```\nThis opens the page.")
+    assert (markdown["ACTION"], markdown["REASON"]) == ("click [7]", "the link is there")
+    assert read_sections("I will click it.\n```\nclick [7]\n```")["ACTION"] == "click [7]"
+    assert read_sections("ACTION:\nnote [Total is $5\nand tax $1]")["ACTION"] == "note [Total is $5\nand tax $1]"
