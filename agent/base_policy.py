@@ -1,4 +1,5 @@
-"""The base web policy: accessibility tree plus screenshot in, one reasoned action out (no videos).
+"""The generic ReAct web policy (`--policy react`, or `agent.base_agent=react`): tree plus screenshot in,
+one reasoned action out (no videos). The default base agent is AgentOccam (agent/agentoccam).
 
 Each step sends the `policy` model role a system prompt (the role, the observation
 format, the action space and the rules) and one user message: the demonstration or
@@ -35,7 +36,7 @@ INTERMEDIATE_STAGE = "intermediate"
 
 
 class BasePolicy:
-    name = "base"
+    name = "react"
 
     def __init__(self, settings: Settings, client: ModelClient | None = None) -> None:
         self.settings = settings
@@ -110,6 +111,15 @@ class BasePolicy:
             return []
         return [block("policy_screenshot"), image_part(observation.screenshot)]
 
+    def history_text(self) -> str:
+        """The last `agent.history_length` steps and how each went (what selection reads)."""
+        self.history.learn_outcomes(self.env)
+        return self.history.text(self.settings.agent.history_length)
+
+    def page_text(self, observation: Observation) -> str:
+        """The page as this policy shows it: the environment's tree, cut to its budget."""
+        return observation.tree_text
+
     # ---- the factual-retention question ----
 
     def ask_intermediate(self, question: str, shown: list[Demonstration]) -> str | None:
@@ -143,5 +153,5 @@ class BasePolicy:
         return observation if observation is not None else self.last_observation
 
 
-def build_base_policy(settings: Settings, args: argparse.Namespace) -> BasePolicy:
+def build_react_policy(settings: Settings, args: argparse.Namespace) -> BasePolicy:
     return BasePolicy(settings)

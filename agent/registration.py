@@ -11,8 +11,12 @@ from evaluation.policies import register_policy, register_run_options
 
 # The method: two-stage trajectory selection before every action, ablations by flag (docs/agent.md).
 register_policy("video", "agent.video_policy:build_video_policy", "the method, the default")
-# The same web policy without any video material.
-register_policy("base", "agent.base_policy:build_base_policy", "the web policy without videos")
+# The base agent (agent.base_agent: AgentOccam by default) without any video material.
+register_policy("base", "agent.base_agent:build_base_policy", "the base agent (agent.base_agent) without videos")
+# AgentOccam (refined whole-page tree, small action space, plan tree): the paper's base agent.
+register_policy("agentoccam", "agent.agentoccam.agent:build_agentoccam_policy", "AgentOccam, the paper's base agent")
+# The generic ReAct policy: viewport tree, the full action space, one reasoned action per step.
+register_policy("react", "agent.base_policy:build_react_policy", "a generic ReAct policy on the viewport tree")
 # Model-free baseline: replays the demonstration embedding selection picks, grounded by text similarity.
 register_policy("replay", "agent.replay_policy:build_replay_policy", "the model-free baseline")
 register_run_options(add_agent_arguments, apply_agent_arguments)

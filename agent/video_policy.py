@@ -1,4 +1,5 @@
-"""The method: the base policy with, before every action, the demonstration two-stage selection picks.
+"""The method: the base agent (`agent.base_agent`: AgentOccam by default, or react) with, before every
+action, the demonstration two-stage selection picks (given through the base agent's material hook).
 
     videodemo run --policy video [--no-videos | --no-trajectory-selection | --transcript-only] [--no-visual]
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agent.base_policy import BasePolicy
+from agent.base_agent import make_base_agent
 from agent.candidates import CandidateSource
 from agent.demonstration import TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcript
 from agent.modes import Mode, demonstration_mode
@@ -41,7 +42,7 @@ class VideoPolicy:
         self.settings = settings
         self.mode = demonstration_mode(settings.agent)
         self.client = ModelClient(settings)
-        self.base = BasePolicy(settings, self.client)
+        self.base = make_base_agent(settings, self.client)
         self.index = None
         self.selector: TwoStageSelector | None = None
         self.source: CandidateSource | None = None
@@ -137,8 +138,7 @@ class VideoPolicy:
     # ---- helpers ----
 
     def _history_text(self) -> str:
-        self.base.history.learn_outcomes(self.base.env)
-        return self.base.history.text(self.settings.agent.history_length)
+        return self.base.history_text()
 
     def _demonstration_record(self, demonstration: Demonstration | None) -> dict[str, Any] | None:
         if demonstration is None:

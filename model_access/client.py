@@ -179,9 +179,11 @@ class ModelClient:
         body: dict[str, Any] = {
             "model": role.model,
             "messages": messages,
-            "temperature": chosen["temperature"],
             "max_completion_tokens": chosen["max_tokens"],
         }
+        # Unset means the model's default: some models (gpt-5-mini) reject any explicit temperature.
+        if chosen["temperature"] is not None:
+            body["temperature"] = chosen["temperature"]
         if chosen["reasoning_effort"]:
             body["reasoning_effort"] = chosen["reasoning_effort"]
         body.update(role.extra_body)

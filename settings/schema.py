@@ -100,9 +100,10 @@ class ModelRoleSettings:
     base_url: str = ""  # empty: the role is not configured, and any call to it says so
     model: str = ""
     api_key_env: str = "OPENAI_API_KEY"  # name of the environment variable holding the key
-    temperature: float = 0.0
+    # None: not sent, the model's default applies (the paper's setting; gpt-5-mini rejects any other).
+    temperature: float | None = None
     max_tokens: int = 2048
-    reasoning_effort: str = ""  # passed through when set (e.g. "low" for reasoning models)
+    reasoning_effort: str = ""  # sent only when set (e.g. "low" for reasoning models)
     timeout_s: float = 120.0
     # Extra request fields sent as they are, e.g. vLLM's {"chat_template_kwargs": {"enable_thinking": false}}.
     extra_body: dict = field(default_factory=dict)
@@ -123,7 +124,8 @@ class EmbeddingSettings:
 class ModelSettings:
     vlm: ModelRoleSettings = field(default_factory=ModelRoleSettings)
     llm: ModelRoleSettings = field(default_factory=ModelRoleSettings)
-    policy: ModelRoleSettings = field(default_factory=ModelRoleSettings)
+    # The paper runs its policy model at reasoning effort "low" (Table 7).
+    policy: ModelRoleSettings = field(default_factory=lambda: ModelRoleSettings(reasoning_effort="low"))
     judge: ModelRoleSettings = field(default_factory=ModelRoleSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     # Requests in flight at once across all stages; vLLM batches them, APIs rate-limit them.
@@ -253,6 +255,9 @@ class AgentSettings:
     demonstration_image_max_side: int = 1024
     # Transcript characters shown with --transcript-only: a 10-minute tutorial's narration, bounded cost.
     transcript_max_chars: int = 12000
+    # The web agent under the method and `--policy base`: "agentoccam" (the paper's, docs/agentoccam.md) or
+    # "react" (the generic one-action-per-step policy with the full action space).
+    base_agent: str = "agentoccam"
 
 
 @dataclass
@@ -309,6 +314,26 @@ class RunSettings:
 
 
 @dataclass
+class AgentOccamSettings:
+    """The AgentOccam base agent (docs/agentoccam.md); defaults follow its published configuration."""
+
+    # Observe the whole page, not only the viewport: AgentOccam reads full pages and drops scrolling.
+    whole_page: bool = True
+    # Refined-tree lines kept (AgentOccam cuts its observation at 500 rows).
+    observation_max_lines: int = 500
+    # And at most this many approximate tokens, so a huge page cannot overflow the context.
+    observation_token_budget: int = 12000
+    # Page actions offered, from click, type, go_back, go_home, note, stop, scroll (AgentOccam's own list).
+    actions: list[str] = field(default_factory=lambda: ["click", "type", "stop", "note", "go_back"])
+    # Offer the planning actions branch and prune (the plan tree).
+    planning: bool = True
+    # Past steps whose page is shown as the elements the model highlighted (older ones by description).
+    history_observation_steps: int = 3
+    # Planning actions (note, branch) in a row answered without a page action before the step fails.
+    max_planning_in_a_row: int = 3
+
+
+@dataclass
 class Settings:
     paths: PathSettings = field(default_factory=PathSettings)
     browser: BrowserSettings = field(default_factory=BrowserSettings)
@@ -320,3 +345,4 @@ class Settings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     replay: ReplaySettings = field(default_factory=ReplaySettings)
     run: RunSettings = field(default_factory=RunSettings)
+    agentoccam: AgentOccamSettings = field(default_factory=AgentOccamSettings)

@@ -217,7 +217,9 @@ def run_command(out: Path, index: Path, server_url: str, ids: str, *extra: str) 
         "--policy-url", server_url, "--policy-model", "scripted-policy",
         "--set", "models.embedding.backend=openai", "--set", f"models.embedding.base_url={server_url}",
         "--set", f"models.embedding.model={EMBEDDING_MODEL}", "--set", "sandbox.reset_token=test-reset-token",
-        "--set", "models.max_retries=0", *extra,
+        "--set", "models.max_retries=0",
+        # These stories are written for the ReAct agent's replies; AgentOccam's have tests/agent/test_agentoccam.py.
+        "--set", "agent.base_agent=react", *extra,
     ]  # fmt: skip
 
 

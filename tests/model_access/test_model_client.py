@@ -195,6 +195,26 @@ def test_role_settings_and_overrides_are_sent(model_settings, scripted, point_ro
     assert (second["temperature"], second["max_completion_tokens"], second["stop"]) == (0.9, 10, ["\n"])
 
 
+def test_temperature_and_reasoning_effort_are_sent_only_when_set(model_settings, scripted, point_role, tmp_path):
+    server = scripted({"default": "ok"})
+    point_role(model_settings, "llm", server)
+    point_role(model_settings, "policy", server)
+    model_settings.models.use_cache = True
+    model_settings.paths.cache_dir = tmp_path
+    with ModelClient(model_settings) as client:
+        client.chat("llm", [user_message("one")], stage="s")  # defaults: the model's own temperature
+        client.chat("policy", [user_message("one")], stage="s")  # the policy role defaults to effort "low"
+        model_settings.models.policy.reasoning_effort = "medium"
+        client.chat("policy", [user_message("one")], stage="s")  # another effort: another cache key
+        model_settings.models.policy.temperature = 0.0
+        client.chat("policy", [user_message("one")], stage="s")
+    llm, policy, medium, zero = (r["body"] for r in server.requests())
+    assert "temperature" not in llm and "reasoning_effort" not in llm
+    assert "temperature" not in policy and policy["reasoning_effort"] == "low"
+    assert medium["reasoning_effort"] == "medium" and "temperature" not in medium
+    assert zero["temperature"] == 0.0
+
+
 def test_concurrency_is_bounded_across_callers(model_settings, scripted, point_role):
     server = scripted({"delay_s": 0.2, "default": "ok"})
     point_role(model_settings, "llm", server)
