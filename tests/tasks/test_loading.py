@@ -236,10 +236,14 @@ def test_folder_loads_recursively_and_reports_files_that_do_not_load(site_env, c
         "broken/bad_json.json",
         "broken/not_a_list.json",
         "defects.json",
+        "layout/videowa/test_classifieds.json",
+        "layout/vwa/test_classifieds.json",
         "videowa_mix.json",
     ]
-    assert len(task_set.tasks) == 29
-    assert {task.source for task in task_set.tasks} == {"defects", "videowa_mix"}
+    assert len(task_set.tasks) == 31
+    assert {task.source for task in task_set.tasks} == {
+        "defects", "layout/videowa/test_classifieds", "layout/vwa/test_classifieds", "videowa_mix"
+    }
     bad_json, not_a_list = task_set.file_problems
     assert bad_json.path == DATA / "broken" / "bad_json.json"
     assert bad_json.message.startswith("not valid JSON (") and "line 6, column 37" in bad_json.message
@@ -271,11 +275,20 @@ def test_unreadable_and_clashing_files_are_file_problems(site_env, tmp_path):
     (tmp_path / ".auth").mkdir()
     (tmp_path / ".auth" / "shopping_state.json").write_text('{"cookies": []}')  # login state, not tasks
     task_set = load_task_set(tmp_path)
-    assert [t.key for t in task_set.tasks] == ["same:1", "same:2"]
+    assert [t.key for t in task_set.tasks] == ["a/same:1", "b/same:2"]
     assert len(task_set.files) == 3
     messages = {problem.path.relative_to(tmp_path).as_posix(): problem.message for problem in task_set.file_problems}
-    assert messages["latin1.json"].startswith("not UTF-8 text")
-    assert messages["b/same.json"].startswith("same source name 'same' as ")
+    assert list(messages) == ["latin1.json"] and messages["latin1.json"].startswith("not UTF-8 text")
+
+
+def test_real_layout_same_named_files_get_distinct_keys(site_env):
+    """VideoWA's and VWA's config trees both hold test_classifieds.json, with the same task ids."""
+    tasks = load_tasks(DATA / "layout")
+    assert [task.key for task in tasks] == ["videowa/test_classifieds:3", "vwa/test_classifieds:3"]
+    assert [task.images for task in tasks] == [[], ["https://example.com/kettle.jpg"]]
+    # One file loaded on its own keeps the short key.
+    (single,) = load_tasks(DATA / "layout" / "vwa" / "test_classifieds.json")
+    assert single.key == "test_classifieds:3"
 
 
 @pytest.mark.parametrize(
