@@ -28,6 +28,7 @@ from model_access.client import ModelClient
 from model_access.messages import Message, count_images, image_part, system_message
 from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 from settings import Settings
+from tasks.images import load_task_images
 
 POLICY_ROLE = "policy"
 POLICY_STAGE = "policy"
@@ -46,6 +47,7 @@ class BasePolicy:
         self.task: Any = None
         self.history = History()
         self.last_observation: Observation | None = None
+        self.task_images: list[bytes] = []
 
     # ---- the Policy protocol ----
 
@@ -56,6 +58,8 @@ class BasePolicy:
         self.task = task
         self.history = History()
         self.last_observation = None
+        # [harness parity, issue 20] the task's input images (VWA `image` field), sent with the objective each step.
+        self.task_images = load_task_images(getattr(task, "images", []), self.settings.paths.cache_dir)
 
     def act(self, observation: Observation) -> PolicyStep:
         return self.step(observation, None)
@@ -101,9 +105,16 @@ class BasePolicy:
                 history=self.history.text(agent.history_length),
             )
         )
+        parts += self._task_image_parts()
         parts += self._screenshot_parts(observation)
         parts.append(block("policy_closing"))
         return [system_message(render("policy_system")), {"role": "user", "content": parts}]
+
+    def _task_image_parts(self) -> list[dict[str, Any]]:
+        """[harness parity, issue 20] The task's input images, as the reference gives them with the intent."""
+        if not self.task_images:
+            return []
+        return [block("task_images", count=len(self.task_images)), *(image_part(i) for i in self.task_images)]
 
     def _screenshot_parts(self, observation: Observation | None) -> list[dict[str, Any]]:
         if observation is None or observation.screenshot is None or not self.settings.agent.use_screenshot:

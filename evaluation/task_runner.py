@@ -216,6 +216,7 @@ def _task_fields(task: Any) -> dict[str, Any]:
         "difficulty": task.difficulty,
         "eval_types": list(task.eval_types),
         "intent": task.intent,
+        "images": list(getattr(task, "images", [])),  # the config's input images, given with the intent
         "intermediate_intent": task.intermediate_intent,
         "video": task.video,
         "require_reset": task.require_reset,
