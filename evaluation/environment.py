@@ -24,7 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from cli.errors import UserError
 from evaluation.actions import Action, ActionKind, ActionParseError, format_action, parse_action
-from evaluation.auth import AuthStates
+from evaluation.auth import AuthStates, login_sites
 from evaluation.browser import launch_chromium
 from evaluation.episode import EpisodeRecord, StepRecord
 from evaluation.execution import ActionError, execute_action
@@ -122,8 +122,10 @@ class BrowserEnv:
                 "height": int(viewport.get("height", browser_settings.viewport_height)),
             }
         }
-        if task.require_login or task.storage_state:
-            state = self.auth.storage_state(list(task.sites))
+        # Logged in to the sites the task's storage_state names, and no others (the reference's rule).
+        logins = login_sites(task.storage_state)
+        if logins:
+            state = self.auth.storage_state(logins)
             if state is not None:
                 options["storage_state"] = state
         geolocation = (task.config or {}).get("geolocation")
