@@ -23,9 +23,10 @@ HEALTH_TIMEOUT_S = 5.0
 class ResetOutcome:
     reset: list[str] = field(default_factory=list)  # messages of the sites reset
     not_resettable: list[str] = field(default_factory=list)  # task sites this tool cannot reset
+    failed: list[str] = field(default_factory=list)  # resets tried that did not work, each with its fix
 
     def to_dict(self) -> dict[str, Any]:
-        return {"reset": self.reset, "not_resettable": self.not_resettable}
+        return {"reset": self.reset, "not_resettable": self.not_resettable, "failed": self.failed}
 
 
 def _sandbox_health(site: str, settings: Settings) -> tuple[str, dict[str, Any]] | None:
@@ -64,8 +65,22 @@ def reset_sites(sites: list[str], settings: Settings) -> ResetOutcome:
     outcome = ResetOutcome()
     for site in sites:
         found = _sandbox_health(site, settings)
-        if found is None:
+        if found is None and site == "classifieds":
+            _reset_real_classifieds(settings, outcome)
+        elif found is None:
             outcome.not_resettable.append(site)
         else:
             outcome.reset += reset(settings, [found[0]])
     return outcome
+
+
+def _reset_real_classifieds(settings: Settings, outcome: ResetOutcome) -> None:
+    """The real Classifieds site has a reset endpoint (the reference runner calls it before require_reset tasks)."""
+    from cli.errors import UserError
+    from evaluation.auth import site_base_url
+    from evaluation.classifieds_reset import reset_classifieds
+
+    try:
+        outcome.reset.append(reset_classifieds(site_base_url("classifieds", settings)))
+    except UserError as exc:
+        outcome.failed.append(str(exc))

@@ -89,10 +89,14 @@ class TaskRunner:
 
         timings: dict[str, float] = {}
         state: dict[str, Any] = {"require_reset": task.require_reset, "concurrent": self.concurrent}
+        reset_failure = None
         if reset_first and task.require_reset:
             mark = time.perf_counter()
             if self.settings.run.reset_sites:
-                state["reset"] = reset_sites(task.sites, self.settings).to_dict()
+                outcome = reset_sites(task.sites, self.settings)
+                state["reset"] = outcome.to_dict()
+                # A task that needs a fresh site is not played on a dirty one.
+                reset_failure = "; ".join(outcome.failed) or None
             else:
                 state["reset"] = "skipped: run.reset_sites is false"
             timings["reset_s"] = time.perf_counter() - mark
@@ -101,9 +105,9 @@ class TaskRunner:
         usage_before = self.policy.usage()
         self.client.ledger = UsageLedger()  # the evaluation's model calls of this task only
         mark = time.perf_counter()
-        failure = self._episode(task, folder)
+        failure = reset_failure or self._episode(task, folder)
         timings["episode_s"] = time.perf_counter() - mark
-        episode = self._env.record if self._env is not None else None
+        episode = self._env.record if self._env is not None and reset_failure is None else None
         answer = episode.answer if episode else None
         final_url = episode.final_url if episode else ""
         intermediate_answer = None
