@@ -44,6 +44,13 @@ def common_options() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="override one setting, e.g. --set processing.sample_fps=1 (repeatable)",
     )
+    common.add_argument(
+        "--harness",
+        default=argparse.SUPPRESS,
+        metavar="NAME",
+        help="settings preset from settings/presets/ applied before --config and --set: 'method' (the paper's "
+        "harness, the default) or 'videowa' (VideoWA's baseline runner: Set-of-Marks, 1280x2048, 30 steps)",
+    )
     common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug logging")
     return common
 
@@ -65,7 +72,9 @@ def build_parser(prog: str = "videodemo") -> argparse.ArgumentParser:
 def load_settings_from_args(args: argparse.Namespace):
     from settings import load_settings
 
-    return load_settings(getattr(args, "config", None), getattr(args, "overrides", None))
+    return load_settings(
+        getattr(args, "config", None), getattr(args, "overrides", None), harness=getattr(args, "harness", None)
+    )
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "videodemo") -> int:
