@@ -125,6 +125,7 @@ class TaskRunner:
                 task, self._env, answer, final_url, self.judge,
                 vqa=self.vqa, intermediate_answer=intermediate_answer, base_url=self._base_url,
                 navigation_timeout_ms=self.settings.browser.navigation_timeout_ms,
+                program_html_wait_ms=int(self.settings.browser.program_html_wait_s * 1000),
             )  # fmt: skip
         timings["evaluation_s"] = time.perf_counter() - mark
         state["counts_after"] = site_counts(task.sites, self.settings)
@@ -225,6 +226,7 @@ def _task_fields(task: Any) -> dict[str, Any]:
         "video": task.video,
         "require_reset": task.require_reset,
         "problems": list(task.problems),
+        "notes": list(getattr(task, "notes", [])),  # config oddities the task ran with, as the reference runs them
     }
 
 

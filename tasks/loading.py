@@ -16,7 +16,7 @@ from typing import Any
 
 from cli.errors import UserError
 from settings import Settings
-from tasks.checks import task_problems
+from tasks.checks import task_notes, task_problems
 from tasks.placeholders import PlaceholderValues, fill_placeholders, unfilled_message
 
 logger = logging.getLogger(__name__)
@@ -55,6 +55,8 @@ class Task:
     problems: list[str] = field(default_factory=list)
     # The config's `image` field (URLs, data: URLs or local paths), input images given with the intent.
     images: list[str] = field(default_factory=list)
+    # Oddities the reference runs anyway (tasks.checks.task_notes): the task runs, the note is kept with it.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -191,6 +193,7 @@ def task_from_config(item: Any, source: str, position: int, values: PlaceholderV
         config=config,
         problems=problems,
         images=_image_sources(config.get("image")),
+        notes=task_notes(config),
     )
 
 

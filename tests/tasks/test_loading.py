@@ -198,7 +198,7 @@ DEFECT_MESSAGES = {
     9: ["eval: url_match without reference_url"],
     10: ["eval: url_note is empty (use EXACT or GOLD in PRED)"],
     11: ["eval: unknown url_note 'PREFIX' (use EXACT or GOLD in PRED)"],
-    12: ["eval: program_html without entries"],
+    12: [],  # an empty program_html list is a note: the task runs (test_oddities_the_reference_runs_are_notes)
     13: ["eval: program_html[1] missing locator, required_contents"],
     14: ["intermediate_eval: missing (the task has an intermediate_intent)"],
     15: ["intermediate_intent: missing (the task has an intermediate_eval)"],
@@ -325,7 +325,8 @@ def test_real_layout_same_named_files_get_distinct_keys(site_env):
                 "intermediate_intent": "What did the video open?",
                 "intermediate_eval": {"eval_types": ["url_match"], "reference_url": "__SHOPPING__/x"},
             },
-            "intermediate_eval: needs string_match (the answer about the video is matched as text)",
+            # Whatever eval_types say, the intermediate answer is string-matched: without answers it cannot be.
+            "intermediate_eval: string_match without reference_answers",
         ),
         (
             {"intermediate_intent": "Which?", "intermediate_eval": {"eval_types": ["string_match"]}},
@@ -374,3 +375,36 @@ def test_filters_by_site_kind_and_ids(site_env):
 def test_bad_filters_say_what_is_wrong(kwargs, message):
     with pytest.raises(UserError, match=message):
         filter_tasks([], **kwargs)
+
+
+@pytest.mark.parametrize(
+    "changes, note",
+    [
+        (
+            {"intermediate_intent": "Which?", "intermediate_eval": {"reference_answers": {"must_include": ["tea"]}}},
+            "intermediate_eval: no eval_types (the intermediate answer is string-matched anyway, as the reference does)",
+        ),
+        (
+            {
+                "intermediate_intent": "Which?",
+                "intermediate_eval": {"eval_types": ["exact"], "reference_answers": {"must_include": ["tea"]}},
+            },
+            "intermediate_eval: unknown eval type 'exact' (the intermediate answer is string-matched anyway, "
+            "as the reference does)",
+        ),
+        (
+            {
+                "eval": {
+                    "eval_types": ["string_match", "program_html"],
+                    "reference_answers": {"must_include": ["kettle"]},
+                    "program_html": [],
+                }
+            },
+            "eval: program_html without entries (that score is a config error; the other scores run)",
+        ),
+    ],
+)
+def test_oddities_the_reference_runs_are_notes(site_env, tmp_path, changes, note):
+    """The reference scores these tasks, so they run here too, with the oddity kept as a note."""
+    (task,) = load_tasks(write_tasks(tmp_path, "one.json", [sound_task(**changes)]))
+    assert task.problems == [] and task.notes == [note]
