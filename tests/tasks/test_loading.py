@@ -94,7 +94,8 @@ def test_shopping_admin_is_not_mangled_by_the_shopping_placeholder(no_site_env):
     admin = by_id(load_tasks(MIX))[1]
     assert admin.start_url == "__SHOPPING_ADMIN__"
     assert admin.problems == [
-        "site shopping_admin: set SHOPPING_ADMIN to its base URL (e.g. export SHOPPING_ADMIN=http://host:7780)"
+        "site shopping_admin: set SHOPPING_ADMIN to its base URL, which must end in /admin "
+        "(e.g. export SHOPPING_ADMIN=http://host:7780/admin)"
     ]
 
 
