@@ -70,7 +70,27 @@ class RunSpec:
                 name: getattr(settings.agent, name)
                 for name in ("use_videos", "trajectory_selection", "visual", "transcript_only")
             },
+            **_harness_identity(settings),
         }
+
+
+# The run conditions a harness preset changes (`--harness videowa`): a run under other conditions is another run.
+_HARNESS_FIELDS = {
+    "browser": ("viewport_width", "viewport_height", "wait_after_action_s", "program_html_wait_s"),
+    "agent": ("observation_format", "early_stop", "history_length", "set_of_marks"),
+}
+
+
+def _harness_identity(settings: Settings) -> dict[str, Any]:
+    """The harness conditions that differ from the defaults (none: nothing, so older run folders still resume)."""
+    defaults = Settings()
+    changed = {
+        f"{section}.{name}": getattr(getattr(settings, section), name)
+        for section, names in _HARNESS_FIELDS.items()
+        for name in names
+        if getattr(getattr(settings, section), name) != getattr(getattr(defaults, section), name)
+    }
+    return {"harness": changed} if changed else {}
 
 
 def default_run_dir(settings: Settings, spec: RunSpec) -> Path:

@@ -34,3 +34,16 @@ def test_config_and_set_apply_on_top_of_the_preset(tmp_path) -> None:
     assert settings.agent.observation_format == "som"
     with pytest.raises(SettingsError, match="no harness preset 'webarena'; known: method, videowa"):
         load_settings(harness="webarena")
+
+
+def test_a_run_under_the_other_harness_is_another_run(tmp_path) -> None:
+    import argparse
+
+    from evaluation.runner import RunSpec, default_run_dir
+
+    spec = RunSpec(tasks_path=tmp_path, policy="base", policy_args=argparse.Namespace())
+    method, videowa = load_settings(), load_settings(harness="videowa")
+    videowa.agent.max_steps = method.agent.max_steps  # even with the same step limit
+    assert "harness" not in spec.identity(method)  # run folders made before presets existed still resume
+    assert spec.identity(videowa)["harness"]["agent.observation_format"] == "som"
+    assert default_run_dir(method, spec) != default_run_dir(videowa, spec)
