@@ -95,9 +95,15 @@ class BasePolicy:
         parts: list[dict[str, Any]] = []
         if demonstration is not None:
             parts += demonstration.prompt_parts(agent.visual, agent.demonstration_image_max_side)
+        # [harness parity, issue 20] Set-of-Marks text (`--harness videowa`) is named and explained as such.
+        som = getattr(agent, "observation_format", "ax_tree") == "som"
+        heading = "SET-OF-MARKS ELEMENTS OF THE PAGE IN VIEW" if som else "ACCESSIBILITY TREE OF THE PAGE IN VIEW"
+        if som:
+            parts.append(block("som_format"))
         parts.append(
             block(
                 "policy_step",
+                page_heading=heading,
                 objective=self.task.intent,
                 url=observation.url,
                 tabs=tab_header(observation.tabs),

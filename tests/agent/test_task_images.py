@@ -91,9 +91,10 @@ def test_the_first_policy_request_carries_the_task_images(sandbox, test_settings
     assert sent[:2] == ["data:image/png;base64," + base64.b64encode(_png("red")).decode(), inline]
     assert len(sent) == 3 and sent[2].startswith("data:image/png;base64,")
     assert "INPUT IMAGES GIVEN WITH THE OBJECTIVE (2 of them" in json.dumps(first)
-    record = json.loads((tmp_path / "run" / "tasks" / "pictures-1" / "record.json").read_text())
+    folder = tmp_path / "run" / "tasks" / "pictures-1"
+    record = json.loads((folder / "record.json").read_text())
     assert record["images"] == [url, inline] and record["answer"] == "$19.99"
-    assert "input images given with the intent" in (tmp_path / "run" / "tasks" / "pictures-1" / "report.html").read_text()
+    assert "input images given with the intent" in (folder / "report.html").read_text()
     # Downloaded once: a second load reads the cached copy.
     assert hits == ["/kettle.png"]
     assert load_task_images([url], test_settings.paths.cache_dir) == [_png("red")]
@@ -109,3 +110,32 @@ def test_an_image_that_is_not_a_picture_names_the_source(tmp_path: Path) -> None
         load_task_images([str(bad)], tmp_path)
     with pytest.raises(UserError, match="task image .*missing.png not found"):
         load_task_images([str(tmp_path / "missing.png")], tmp_path)
+
+
+def test_under_the_videowa_harness_the_policy_reads_set_of_marks_text(sandbox, test_settings, tmp_path) -> None:
+    import re
+
+    task = {
+        "sites": ["shopping"], "task_id": 2, "require_login": False, "storage_state": None,
+        "start_url": "__SHOPPING__", "intent": "Which store is this?", "require_reset": False,
+        "eval": {"eval_types": ["string_match"], "reference_answers": {"must_include": ["One Stop Market"]}},
+    }  # fmt: skip
+    configs = tmp_path / "configs"
+    configs.mkdir()
+    (configs / "som.json").write_text(json.dumps([task]))
+    script = {"name": "agent", "rules": [{"contains": POLICY, "reply": action("stop [One Stop Market]")}]}
+    with ScriptedServer(script) as server:
+        code = main([
+            "run", "--harness", "videowa", "--set", "browser.wait_after_action_s=0.1",
+            "--tasks", str(configs), "--policy", "base", "--out", str(tmp_path / "run"), "--no-progress",
+            "--no-cache", "--policy-url", server.base_url, "--policy-model", "scripted-policy",
+            "--set", "models.max_retries=0", "--set", f"paths.cache_dir={test_settings.paths.cache_dir}",
+        ])  # fmt: skip
+        (request,) = server.requests("/chat/completions")
+    assert code == 0
+    text = "\n".join(
+        part["text"] for message in request["body"]["messages"] if isinstance(message["content"], list)
+        for part in message["content"] if part.get("type") == "text"
+    )  # fmt: skip
+    assert "SET-OF-MARKS ELEMENTS OF THE PAGE IN VIEW:" in text and "ACCESSIBILITY TREE" not in text
+    assert re.search(r"^\[\d+\] \[A\] \[.+\]$", text, re.M) and re.search(r"^\[\] \[StaticText\] \[", text, re.M)

@@ -383,7 +383,8 @@ def test_bad_filters_say_what_is_wrong(kwargs, message):
     [
         (
             {"intermediate_intent": "Which?", "intermediate_eval": {"reference_answers": {"must_include": ["tea"]}}},
-            "intermediate_eval: no eval_types (the intermediate answer is string-matched anyway, as the reference does)",
+            "intermediate_eval: no eval_types "
+            "(the intermediate answer is string-matched anyway, as the reference does)",
         ),
         (
             {

@@ -21,7 +21,9 @@ def _passed(page: Page, base_url, fixed_wait_ms: int) -> bool:
         "locator": "document.querySelector('#status').textContent",
         "required_contents": {"must_include": ["pipeline passed"]},
     }
-    (result,) = program_html_details([entry], page, final_url="about:blank", base_url=base_url, fixed_wait_ms=fixed_wait_ms)
+    (result,) = program_html_details(
+        [entry], page, final_url="about:blank", base_url=base_url, fixed_wait_ms=fixed_wait_ms
+    )
     return result.passed
 
 
