@@ -29,6 +29,7 @@ from model_access.client import ModelClient
 from model_access.messages import Message, count_images, image_part, system_message
 from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 from settings import Settings
+from agent.task_images import images_of, task_image_parts
 
 POLICY_ROLE = "policy"
 POLICY_STAGE = "policy"
@@ -47,6 +48,7 @@ class BasePolicy:
         self.task: Any = None
         self.history = History()
         self.last_observation: Observation | None = None
+        self.task_images: list[bytes] = []
 
     # ---- the Policy protocol ----
 
@@ -57,6 +59,8 @@ class BasePolicy:
         self.task = task
         self.history = History()
         self.last_observation = None
+        # [harness parity, issue 20] the task's input images (VWA `image` field), sent with the objective each step.
+        self.task_images = images_of(task, self.settings)
 
     def act(self, observation: Observation) -> PolicyStep:
         return self.step(observation, None)
@@ -92,9 +96,15 @@ class BasePolicy:
         parts: list[dict[str, Any]] = []
         if demonstration is not None:
             parts += demonstration.prompt_parts(agent.visual, agent.demonstration_image_max_side)
+        # [harness parity, issue 20] Set-of-Marks text (`--harness videowa`) is named and explained as such.
+        som = getattr(agent, "observation_format", "ax_tree") == "som"
+        heading = "SET-OF-MARKS ELEMENTS OF THE PAGE IN VIEW" if som else "ACCESSIBILITY TREE OF THE PAGE IN VIEW"
+        if som:
+            parts.append(block("som_format"))
         parts.append(
             block(
                 "policy_step",
+                page_heading=heading,
                 objective=self.task.intent,
                 url=observation.url,
                 tabs=tab_header(observation.tabs),
@@ -102,6 +112,7 @@ class BasePolicy:
                 history=self.history.text(agent.history_length),
             )
         )
+        parts += task_image_parts(self.task_images)
         parts += self._screenshot_parts(observation)
         parts.append(block("policy_closing"))
         return [system_message(render("policy_system")), {"role": "user", "content": parts}]

@@ -45,6 +45,13 @@ def common_options() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="override one setting, e.g. --set processing.sample_fps=1 (repeatable)",
     )
+    common.add_argument(
+        "--harness",
+        default=argparse.SUPPRESS,
+        metavar="NAME",
+        help="settings preset from settings/presets/ applied before --config and --set: 'method' (the paper's "
+        "harness, the default) or 'videowa' (VideoWA's baseline runner: Set-of-Marks, 1280x2048, 30 steps)",
+    )
     common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug logging")
     return common
 

@@ -10,13 +10,17 @@ import yaml
 def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser("settings", parents=[common], help="show the effective settings")
     sub = parser.add_subparsers(dest="settings_command", metavar="ACTION", required=True)
-    show = sub.add_parser("show", parents=[common], help="print every setting after --config and --set")
+    show = sub.add_parser("show", parents=[common], help="print every setting after --harness, --config and --set")
     show.set_defaults(handler=_show)
 
 
 def _show(args: argparse.Namespace) -> int:
     from settings import load_settings_from_args
     from settings import settings_as_dict
+    from settings.load import harness_names
 
+    # A YAML comment, so the output still loads as a --config file.
+    harness = getattr(args, "harness", None) or "method"
+    print(f"# harness: {harness} (presets: {', '.join(harness_names())}; choose with --harness NAME)")
     print(yaml.safe_dump(settings_as_dict(load_settings_from_args(args)), sort_keys=False), end="")
     return 0

@@ -7,9 +7,14 @@ logging in again when it does not (expired session, reset site, missing or
 broken file). The same code logs in to the sandbox sites and to the real
 self-hosted ones, whose forms the sandbox mirrors.
 
-Multi-site tasks get one context with every site's cookies merged. Sites that
-share a host (cookies ignore ports) and a cookie name overwrite each other's
-session; WebArena has the same limit for shopping+reddit, and a warning says so.
+Which logins a task gets follows the reference runner: the sites named by the
+file name of its `storage_state` (`./.auth/reddit_state.json` -> reddit,
+`./.auth/classifieds.reddit_state.json` -> classifieds and reddit), see
+`login_sites`; a task without a storage_state starts logged out, whatever its
+`sites` and `require_login` say. Several logins go into one context in the order
+the file name lists them. Sites that share a host (cookies ignore ports) and a
+cookie name overwrite each other's session, the later one winning as when the
+reference logs in to them one after the other in one browser; a warning says so.
 """
 
 from __future__ import annotations
@@ -127,6 +132,15 @@ def site_base_url(site: str, settings: Settings) -> str:
     if not value:
         raise UserError(f"no address for the {site} site: set the {env_var} environment variable to its base URL")
     return value.rstrip("/")
+
+
+def login_sites(storage_state: str | None) -> list[str]:
+    """The sites a task starts logged in to: those its storage_state file is named after, as the
+    reference runner reads it (the name before the last `_`, split at dots); none without one."""
+    if not storage_state:
+        return []
+    stem = Path(storage_state).name.rsplit("_", 1)[0]
+    return [site for site in stem.split(".") if site]
 
 
 class AuthStates:

@@ -14,7 +14,7 @@ that repeats its parent's name or value is dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in CSS pixels
@@ -112,6 +112,7 @@ class AXTree:
     nodes: list[TreeNode]  # in line order
     scroll_x: float
     scroll_y: float
+    tags: dict[int, str] = field(default_factory=dict)  # backend node id -> DOM tag name ("A", "BUTTON")
 
 
 def capture_ax_tree(cdp, viewport_width: int, viewport_height: int, viewport_only: bool) -> AXTree:
@@ -124,7 +125,18 @@ def capture_ax_tree(cdp, viewport_width: int, viewport_height: int, viewport_onl
     viewport = (scroll_x, scroll_y, float(viewport_width), float(viewport_height))
     builder = _TreeBuilder(ax_nodes, _layout_rects(document), viewport if viewport_only else None)
     builder.build()
-    return AXTree(builder.lines, builder.nodes, scroll_x, scroll_y)
+    return AXTree(builder.lines, builder.nodes, scroll_x, scroll_y, _tag_names(snapshot, document))
+
+
+def _tag_names(snapshot: dict[str, Any], document: dict[str, Any]) -> dict[int, str]:
+    """Backend node id -> tag name, for the Set-of-Marks text (which names elements by tag, as VWA's does)."""
+    strings = snapshot.get("strings", [])
+    names = document["nodes"].get("nodeName", [])
+    return {
+        backend_id: strings[name].upper()
+        for backend_id, name in zip(document["nodes"]["backendNodeId"], names)
+        if 0 <= name < len(strings)
+    }
 
 
 def _layout_rects(document: dict[str, Any]) -> dict[int, Rect]:

@@ -10,7 +10,9 @@ A step never raises for the agent's mistakes: an unparseable reply is a no-op
 step, an impossible action (unknown id, element gone, bad key, failed load) is
 a failed step, each with its reason. The episode ends on `stop [answer]`, after
 `agent.max_parse_failures` unparseable replies in a row, after the same action
-`agent.max_repeated_actions` times in a row, or after `agent.max_steps` steps.
+`agent.max_repeated_actions` times in a row, or after `agent.max_steps` steps;
+with `agent.early_stop: videowa`, by the reference runner's rules instead
+(`evaluation.early_stop`), answering "Early stop: <reason>".
 The live `context` and `page` stay open after the end, for the evaluators.
 """
 
@@ -24,8 +26,9 @@ from playwright.sync_api import Error as PlaywrightError
 
 from foundation.errors import UserError
 from evaluation.actions import Action, ActionKind, ActionParseError, format_action, parse_action
-from evaluation.auth import AuthStates
+from evaluation.auth import AuthStates, login_sites
 from foundation.browser import launch_chromium
+from evaluation.early_stop import ANSWER_PREFIX, stop_reason
 from evaluation.episode import EpisodeRecord, StepRecord
 from evaluation.execution import ActionError, execute_action
 from evaluation.observation import Observation, ObservationOptions, capture_observation
@@ -93,6 +96,7 @@ class BrowserEnv:
         self._parse_failures = 0
         self._last_action: str | None = None
         self._repeats = 0
+        self._actions: list[Action | None] = []  # every step's action, None when it had none (early-stop rules)
         self._started = time.monotonic()
 
     # ---- what evaluators and runners read ----
@@ -122,8 +126,10 @@ class BrowserEnv:
                 "height": int(viewport.get("height", browser_settings.viewport_height)),
             }
         }
-        if task.require_login or task.storage_state:
-            state = self.auth.storage_state(list(task.sites))
+        # Logged in to the sites the task's storage_state names, and no others (the reference's rule).
+        logins = login_sites(task.storage_state)
+        if logins:
+            state = self.auth.storage_state(logins)
             if state is not None:
                 options["storage_state"] = state
         geolocation = (task.config or {}).get("geolocation")
@@ -147,6 +153,7 @@ class BrowserEnv:
                 ) from None
         self.tabs.focus(0)  # the first start URL is the current tab, as in WebArena
         self.tabs.watcher().settle(self.limits)
+        self._fixed_wait()
         self.observation = self._observe()
         self.record = EpisodeRecord(
             task_key=task.key,
@@ -169,7 +176,7 @@ class BrowserEnv:
             ok, error = False, f"unparseable reply: {exc.reason}"
             self._parse_failures += 1
             self._last_action, self._repeats = None, 0
-            if self._parse_failures >= self.settings.agent.max_parse_failures:
+            if self._parse_failures >= self.settings.agent.max_parse_failures and not self._videowa_rules:
                 self._end("parse_failures")
         else:
             ok, error = True, None
@@ -182,10 +189,10 @@ class BrowserEnv:
                 self._end("stop")
             else:
                 ok, error = self._execute(action, timings)
-                if self._repeats >= self.settings.agent.max_repeated_actions:
+                if self._repeats >= self.settings.agent.max_repeated_actions and not self._videowa_rules:
                     self._end("repeated_action")
-        if not self.done and self.steps_taken >= self.settings.agent.max_steps:
-            self._end("max_steps")
+        self._actions.append(action)
+        self._check_step_limits()
         timings["total_s"] = time.perf_counter() - started
         return self._recorded(reply, action, ok, error, url_before, timings)
 
@@ -198,6 +205,29 @@ class BrowserEnv:
         started = time.perf_counter()
         self.steps_taken += 1
         return started, self.url
+
+    @property
+    def _videowa_rules(self) -> bool:
+        return self.settings.agent.early_stop == "videowa"
+
+    def _check_step_limits(self) -> None:
+        """End the episode at the step limit, or by the reference's early-stop rules when they are chosen."""
+        if self.done:
+            return
+        agent = self.settings.agent
+        if self._videowa_rules:
+            found = stop_reason(self._actions, agent.max_steps, agent.max_parse_failures, agent.max_repeated_actions)
+            if found is not None:
+                self.answer = ANSWER_PREFIX + found[1]  # the reference's stop answer, scored like any other
+                self._end(found[0])
+        elif self.steps_taken >= agent.max_steps:
+            self._end("max_steps")
+
+    def _fixed_wait(self) -> None:
+        """The reference runner's pause after each action (browser.wait_after_action_s)."""
+        wait_s = self.settings.browser.wait_after_action_s
+        if wait_s > 0:
+            self.page.wait_for_timeout(int(wait_s * 1000))
 
     def _execute(self, action: Action, timings: dict[str, float]) -> tuple[bool, str | None]:
         ok, error = True, None
@@ -212,6 +242,7 @@ class BrowserEnv:
         except PlaywrightError as exc:  # the browser failed in a way no action check foresaw
             ok, error = False, f"the browser failed during `{action.kind.value}`: {str(exc).splitlines()[0]}"
         try:
+            self._fixed_wait()
             self.observation = self._observe()
             timings.update(self.observation.timings)
         except PlaywrightError as exc:
@@ -225,8 +256,8 @@ class BrowserEnv:
         page, the step counts toward `agent.max_steps`, and it is recorded as failed."""
         started, url_before = self._begin_step()
         self._last_action, self._repeats = None, 0
-        if self.steps_taken >= self.settings.agent.max_steps:
-            self._end("max_steps")
+        self._actions.append(None)
+        self._check_step_limits()
         return self._recorded(reply, None, False, reason, url_before, {"total_s": time.perf_counter() - started})
 
     def observe_full_page(self) -> Observation:

@@ -170,6 +170,7 @@ def evaluate_task(
     base_url: Callable[[str], str] | None = None,
     navigation_timeout_ms: int = 30000,
     reference_dir: Path | None = None,
+    program_html_wait_ms: int = 0,
 ) -> TaskEvaluation:
     """Every evaluator the task's `eval` block lists, plus the intermediate score for factual tasks.
 
@@ -194,7 +195,9 @@ def evaluate_task(
         elif eval_type == "url_match":
             verdicts.append(url_match_verdict(block, final_url))
         elif eval_type == "program_html":
-            verdict, contents = _program_html(block, page, final_url, base_url, intent, judge, navigation_timeout_ms)
+            verdict, contents = _program_html(
+                block, page, final_url, base_url, intent, judge, navigation_timeout_ms, program_html_wait_ms
+            )
             verdicts.append(verdict)
             evidence["program_html"] = contents
         elif eval_type == "page_image_query":
@@ -229,6 +232,7 @@ def _program_html(
     intent: str,
     judge: Judge | None,
     timeout_ms: int,
+    fixed_wait_ms: int = 0,
 ) -> tuple[Verdict, list[dict[str, Any]]]:
     contents: list[dict[str, Any]] = []
 
@@ -239,7 +243,7 @@ def _program_html(
             return Verdict("program_html", ERROR, "program_html reads the live site, and no browser page was given")
         results = program_html_details(
             entries, page, final_url=final_url, base_url=base_url, intent=intent, judge=judge,
-            navigation_timeout_ms=timeout_ms,
+            navigation_timeout_ms=timeout_ms, fixed_wait_ms=fixed_wait_ms,
         )  # fmt: skip
         for result, entry in zip(results, entries):
             contents.append(_entry_evidence(entry, result.visited_url, result.content))

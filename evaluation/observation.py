@@ -1,5 +1,8 @@
 """What the agent sees after each step: tab list + accessibility tree text, screenshot, URL, tabs.
 
+With `text_format="som"` (VideoWA's baselines) the tree is replaced by Set-of-Marks
+lines (`evaluation.set_of_marks.som_text`) and the screenshot carries the boxes.
+
 The text is `Tab 0 (current): <title> | Tab 1: <title>` (WebArena's header), a
 blank line, then the tree, one `[id] role 'name' prop: value` per line indented
 by tabs. It is cut to a token budget at a line boundary, with a closing line
@@ -19,7 +22,7 @@ from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 
 from evaluation.ax_tree import TreeNode, capture_ax_tree, intersects
-from evaluation.set_of_marks import Mark, draw_marks
+from evaluation.set_of_marks import Mark, draw_marks, som_text
 
 # Approximate tokens: words and single punctuation marks, the unit of `agent.observation_token_budget`.
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -40,13 +43,16 @@ class ObservationOptions:
     token_budget: int | None = 3840  # None: never cut
     set_of_marks: bool = False
     screenshot: bool = True
+    text_format: str = "ax_tree"  # "som": Set-of-Marks lines instead of the tree (boxes drawn too)
 
     @classmethod
     def from_settings(cls, agent_settings) -> ObservationOptions:
+        text_format = getattr(agent_settings, "observation_format", "ax_tree")
         return cls(
             viewport_only=agent_settings.viewport_only,
             token_budget=agent_settings.observation_token_budget,
-            set_of_marks=agent_settings.set_of_marks,
+            set_of_marks=agent_settings.set_of_marks or text_format == "som",
+            text_format=text_format,
         )
 
 
@@ -121,9 +127,17 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
         tree = capture_ax_tree(cdp, width, height, options.viewport_only)
     tree_done = time.perf_counter()
 
-    text, truncated = truncate_to_budget(f"{tab_header(tabs)}\n\n" + "\n".join(tree.lines), options.token_budget)
-    shown_lines = text.count("\n") - 1 - (1 if truncated else 0)  # tree lines that survived the cut
-    nodes = {node.node_id: node for node in tree.nodes[: max(shown_lines, 0)]}
+    lines, line_nodes = tree.lines, tree.nodes
+    if options.text_format == "som":
+        marked = {mark.label for mark in _marks(_by_id(tree.nodes), tree.scroll_x, tree.scroll_y, width, height)}
+        lines, line_nodes = som_text(tree.nodes, tree.tags, marked)
+    text, truncated = truncate_to_budget(f"{tab_header(tabs)}\n\n" + "\n".join(lines), options.token_budget)
+    shown_lines = text.count("\n") - 1 - (1 if truncated else 0)  # lines that survived the cut
+    if options.text_format == "som":
+        shown_ids = set(re.findall(r"^\[(\w+)\] \[", text, re.M))
+        nodes = {node.node_id: node for node in line_nodes if node.node_id in shown_ids}
+    else:
+        nodes = {node.node_id: node for node in line_nodes[: max(shown_lines, 0)]}
 
     screenshot = None
     if options.screenshot or options.set_of_marks:
@@ -146,6 +160,10 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
         set_of_marks=options.set_of_marks,
         timings={"tree_s": tree_done - started, "screenshot_s": shot_done - tree_done},
     )
+
+
+def _by_id(nodes: list[TreeNode]) -> dict[str, TreeNode]:
+    return {node.node_id: node for node in nodes}
 
 
 def _marks(nodes: dict[str, TreeNode], scroll_x: float, scroll_y: float, width: int, height: int) -> list[Mark]:

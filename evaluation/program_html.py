@@ -203,12 +203,16 @@ def _fuzzy_checks(value: str, text: str, intent: str, judge: Judge | None) -> li
 # ---- reading pages ---------------------------------------------------------------------------
 
 
-def open_url(page: Any, url: str, navigation_timeout_ms: int) -> None:
-    """Open `url` and wait for it to load, then for its requests to finish (at most a few seconds)."""
+def open_url(page: Any, url: str, navigation_timeout_ms: int, fixed_wait_ms: int = 0) -> None:
+    """Open `url` and wait for it to load, then for its requests to finish (at most a few seconds);
+    with `fixed_wait_ms`, for exactly that long instead, as the reference does (3 s)."""
     try:
         page.goto(url, wait_until="load", timeout=navigation_timeout_ms)
     except PlaywrightError as exc:
         raise SiteHelperError(f"could not open {url} to check it: {str(exc).splitlines()[0]}") from None
+    if fixed_wait_ms > 0:
+        page.wait_for_timeout(fixed_wait_ms)  # pages that render late (GitLab) are read as the reference reads them
+        return
     try:
         page.wait_for_load_state("networkidle", timeout=SETTLE_AFTER_OPEN_MS)
     except PlaywrightError:
@@ -225,11 +229,13 @@ def resolve_url(url: str, context: HelperContext) -> str:
     return url
 
 
-def read_entry(entry: dict, page: Any, context: HelperContext, navigation_timeout_ms: int = 30000) -> tuple[Any, str]:
+def read_entry(
+    entry: dict, page: Any, context: HelperContext, navigation_timeout_ms: int = 30000, fixed_wait_ms: int = 0
+) -> tuple[Any, str]:
     """(content, page URL it was read from) for one entry; the config must have passed `check_entries`."""
     target = resolve_url(entry["url"], context)
     if target != LAST:
-        open_url(page, target, navigation_timeout_ms)
+        open_url(page, target, navigation_timeout_ms, fixed_wait_ms)
     locator: str = entry["locator"]
     kind = locator_kind(locator)
     if kind == "page":
@@ -263,6 +269,7 @@ def program_html_details(
     intent: str = "",
     judge: Judge | None = None,
     navigation_timeout_ms: int = 30000,
+    fixed_wait_ms: int = 0,
 ) -> list[EntryResult]:
     """Read and check every entry in order. Raises ConfigError, Unscorable, or SiteHelperError
     (a site could not be read: the evaluation is an error, not a 0)."""
@@ -272,7 +279,7 @@ def program_html_details(
     context = HelperContext(page=page, last_url=final_url, base_url=base_url)
     results = []
     for index, entry in enumerate(entries):
-        content, visited = read_entry(entry, page, context, navigation_timeout_ms)
+        content, visited = read_entry(entry, page, context, navigation_timeout_ms, fixed_wait_ms)
         key, _, ignored = rule_to_check(entry["required_contents"])
         result = EntryResult(index, entry["url"], visited, entry["locator"], key, content, False, ignored_keys=ignored)
         if content is None:

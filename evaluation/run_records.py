@@ -41,6 +41,19 @@ def task_folder(run_dir: Path, task_key: str) -> Path:
     return Path(run_dir) / TASKS_DIR / safe
 
 
+def record_collisions(tasks: list[Any], run_dir: Path) -> list[tuple[Any, Any]]:
+    """Pairs of tasks whose records would land in one folder (same key, or keys that map to one name)."""
+    first: dict[Path, Any] = {}
+    clashes = []
+    for task in tasks:
+        folder = task_folder(run_dir, task.key)
+        if folder in first:
+            clashes.append((first[folder], task))
+        else:
+            first[folder] = task
+    return clashes
+
+
 def write_json(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")

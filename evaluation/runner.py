@@ -33,7 +33,7 @@ from typing import Any
 
 from foundation.errors import UserError
 from evaluation.run_manifest import check_identity, close_session, open_session
-from evaluation.run_records import is_finished, iter_records, task_folder
+from evaluation.run_records import is_finished, iter_records, record_collisions, task_folder
 from settings import Settings
 
 WORKER_POLL_S = 1.0
@@ -70,7 +70,27 @@ class RunSpec:
                 name: getattr(settings.agent, name)
                 for name in ("use_videos", "trajectory_selection", "visual", "transcript_only")
             },
+            **_harness_identity(settings),
         }
+
+
+# The run conditions a harness preset changes (`--harness videowa`): a run under other conditions is another run.
+_HARNESS_FIELDS = {
+    "browser": ("viewport_width", "viewport_height", "wait_after_action_s", "program_html_wait_s"),
+    "agent": ("observation_format", "early_stop", "history_length", "set_of_marks"),
+}
+
+
+def _harness_identity(settings: Settings) -> dict[str, Any]:
+    """The harness conditions that differ from the defaults (none: nothing, so older run folders still resume)."""
+    defaults = Settings()
+    changed = {
+        f"{section}.{name}": getattr(getattr(settings, section), name)
+        for section, names in _HARNESS_FIELDS.items()
+        for name in names
+        if getattr(getattr(settings, section), name) != getattr(getattr(defaults, section), name)
+    }
+    return {"harness": changed} if changed else {}
 
 
 def default_run_dir(settings: Settings, spec: RunSpec) -> Path:
@@ -136,6 +156,25 @@ def check_sites_answer(tasks: list[Any], settings: Settings) -> None:
             ) from None
 
 
+def check_record_collisions(tasks: list[Any], run_dir: Path) -> None:
+    """Stop before anything runs when two tasks would write one record (one would silently replace the other)."""
+    clashes = record_collisions(tasks, run_dir)
+    if not clashes:
+        return
+    lines = [f"  {_named(a)} and {_named(b)} -> tasks/{task_folder(run_dir, a.key).name}" for a, b in clashes[:10]]
+    more = f"\n  ... and {len(clashes) - 10} more" if len(clashes) > 10 else ""
+    raise UserError(
+        f"{len(clashes)} pair(s) of tasks would write the same record, so one would overwrite the other:\n"
+        + "\n".join(lines) + more
+        + "\ngive each task its own task_id within its file, or run the files separately (--ids, or one folder)"
+    )
+
+
+def _named(task: Any) -> str:
+    intent = task.intent if len(task.intent) <= 50 else task.intent[:47] + "..."
+    return f"{task.key} ({intent!r})"
+
+
 def run(spec: RunSpec, settings: Settings) -> Path:
     """Run every unfinished task of the selection; returns the run folder."""
     from evaluation.policies import load_factory
@@ -144,6 +183,7 @@ def run(spec: RunSpec, settings: Settings) -> Path:
     load_factory(spec.policy)  # an unknown policy is reported before any folder is made
     tasks = select_tasks(spec, settings)
     run_dir = Path(spec.out_dir) if spec.out_dir else default_run_dir(settings, spec)
+    check_record_collisions(tasks, run_dir)  # before --fresh removes anything
     if spec.fresh and run_dir.exists():
         shutil.rmtree(run_dir)
     identity = spec.identity(settings)

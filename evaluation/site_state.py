@@ -23,9 +23,10 @@ HEALTH_TIMEOUT_S = 5.0
 class ResetOutcome:
     reset: list[str] = field(default_factory=list)  # messages of the sites reset
     not_resettable: list[str] = field(default_factory=list)  # task sites this tool cannot reset
+    failed: list[str] = field(default_factory=list)  # resets tried that did not work, each with its fix
 
     def to_dict(self) -> dict[str, Any]:
-        return {"reset": self.reset, "not_resettable": self.not_resettable}
+        return {"reset": self.reset, "not_resettable": self.not_resettable, "failed": self.failed}
 
 
 def _sandbox_health(site: str, settings: Settings) -> tuple[str, dict[str, Any]] | None:
@@ -58,14 +59,30 @@ def site_counts(sites: list[str], settings: Settings) -> dict[str, Any]:
 
 
 def reset_sites(sites: list[str], settings: Settings) -> ResetOutcome:
-    """Reset the task's sites that are running sandbox sites; list the others as not resettable."""
+    """Reset the task's sites: running sandbox sites and real ones with a reset path; list the others as not
+    resettable."""
+    from evaluation.site_resets import SITE_RESETS
     from tasks.sandbox.server import reset
 
     outcome = ResetOutcome()
     for site in sites:
         found = _sandbox_health(site, settings)
-        if found is None:
+        if found is None and site in SITE_RESETS:
+            _reset_real_site(site, settings, outcome)
+        elif found is None:
             outcome.not_resettable.append(site)
         else:
             outcome.reset += reset(settings, [found[0]])
     return outcome
+
+
+def _reset_real_site(site: str, settings: Settings, outcome: ResetOutcome) -> None:
+    """A real site with a reset path (classifieds: its reset endpoint, called by the reference runner before
+    every require_reset task); a failure is kept for the task's record instead of raised."""
+    from evaluation.site_resets import reset_site
+    from foundation.errors import UserError
+
+    try:
+        outcome.reset.append(reset_site(site, settings))
+    except UserError as exc:
+        outcome.failed.append(str(exc))

@@ -89,10 +89,14 @@ class TaskRunner:
 
         timings: dict[str, float] = {}
         state: dict[str, Any] = {"require_reset": task.require_reset, "concurrent": self.concurrent}
+        reset_failure = None
         if reset_first and task.require_reset:
             mark = time.perf_counter()
             if self.settings.run.reset_sites:
-                state["reset"] = reset_sites(task.sites, self.settings).to_dict()
+                outcome = reset_sites(task.sites, self.settings)
+                state["reset"] = outcome.to_dict()
+                # A task that needs a fresh site is not played on a dirty one.
+                reset_failure = "; ".join(outcome.failed) or None
             else:
                 state["reset"] = "skipped: run.reset_sites is false"
             timings["reset_s"] = time.perf_counter() - mark
@@ -101,9 +105,9 @@ class TaskRunner:
         usage_before = self.policy.usage()
         self.client.ledger = UsageLedger()  # the evaluation's model calls of this task only
         mark = time.perf_counter()
-        failure = self._episode(task, folder)
+        failure = reset_failure or self._episode(task, folder)
         timings["episode_s"] = time.perf_counter() - mark
-        episode = self._env.record if self._env is not None else None
+        episode = self._env.record if self._env is not None and reset_failure is None else None
         answer = episode.answer if episode else None
         final_url = episode.final_url if episode else ""
         intermediate_answer = None
@@ -121,6 +125,7 @@ class TaskRunner:
                 task, self._env, answer, final_url, self.judge,
                 vqa=self.vqa, intermediate_answer=intermediate_answer, base_url=self._base_url,
                 navigation_timeout_ms=self.settings.browser.navigation_timeout_ms,
+                program_html_wait_ms=int(self.settings.browser.program_html_wait_s * 1000),
             )  # fmt: skip
         timings["evaluation_s"] = time.perf_counter() - mark
         state["counts_after"] = site_counts(task.sites, self.settings)
@@ -216,10 +221,12 @@ def _task_fields(task: Any) -> dict[str, Any]:
         "difficulty": task.difficulty,
         "eval_types": list(task.eval_types),
         "intent": task.intent,
+        "images": list(getattr(task, "images", [])),  # the config's input images, given with the intent
         "intermediate_intent": task.intermediate_intent,
         "video": task.video,
         "require_reset": task.require_reset,
         "problems": list(task.problems),
+        "notes": list(getattr(task, "notes", [])),  # config oddities the task ran with, as the reference runs them
     }
 
 

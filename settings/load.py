@@ -18,27 +18,53 @@ class SettingsError(UserError):
     """A config file or override that does not fit the settings schema."""
 
 
-def load_settings(config_file: str | Path | None = None, overrides: list[str] | None = None) -> Settings:
+PRESETS_DIR = Path(__file__).resolve().parent / "presets"
+
+
+def harness_names() -> list[str]:
+    """The shipped harness presets (`settings/presets/<name>.yaml`)."""
+    return sorted(path.stem for path in PRESETS_DIR.glob("*.yaml"))
+
+
+def preset_path(name: str) -> Path:
+    path = PRESETS_DIR / f"{name}.yaml"
+    if not path.is_file():
+        raise SettingsError(f"no harness preset {name!r}; known: {', '.join(harness_names())}")
+    return path
+
+
+def load_settings(
+    config_file: str | Path | None = None, overrides: list[str] | None = None, harness: str | None = None
+) -> Settings:
+    """Defaults, then the harness preset, then the config file, then the overrides (later ones win)."""
     settings = Settings()
+    if harness:
+        _merge_file(settings, preset_path(harness))
     if config_file is not None:
         path = Path(config_file)
         if not path.is_file():
             raise SettingsError(f"config file {path} not found; pass an existing YAML file to --config")
-        try:
-            data = yaml.safe_load(path.read_text()) or {}
-        except yaml.YAMLError as exc:
-            raise SettingsError(f"config file {path} is not valid YAML: {exc}") from exc
-        if not isinstance(data, dict):
-            raise SettingsError(f"config file {path} must hold a mapping of sections")
-        _merge(settings, data, prefix="")
+        _merge_file(settings, path)
     for item in overrides or []:
         apply_override(settings, item)
     return settings
 
 
 def load_settings_from_args(args: Any) -> Settings:
-    """The settings a command runs with: its `--config FILE` and `--set KEY=VALUE` options applied."""
-    return load_settings(getattr(args, "config", None), getattr(args, "overrides", None))
+    """The settings a command runs with: its `--harness NAME`, `--config FILE` and `--set KEY=VALUE` applied."""
+    return load_settings(
+        getattr(args, "config", None), getattr(args, "overrides", None), harness=getattr(args, "harness", None)
+    )
+
+
+def _merge_file(settings: Settings, path: Path) -> None:
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise SettingsError(f"config file {path} is not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise SettingsError(f"config file {path} must hold a mapping of sections")
+    _merge(settings, data, prefix="")
 
 
 def apply_override(settings: Settings, item: str) -> None:

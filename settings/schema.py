@@ -81,6 +81,12 @@ class BrowserSettings:
     settle_quiet_timeout_ms: int = 1500
     # A saved login is re-checked against its site at most this often per process.
     auth_recheck_s: float = 300.0
+    # A fixed pause after the start pages open and after every action, on top of the settle wait
+    # (0: none). VWA's runner sleeps 2.5 s (`--harness videowa`).
+    wait_after_action_s: float = 0.0
+    # program_html: a fixed pause after opening each page it reads (the reference sleeps 3 s; some
+    # GitLab pages render late). 0: wait for network idle, at most 3 s.
+    program_html_wait_s: float = 0.0
 
 
 @dataclass
@@ -258,6 +264,12 @@ class AgentSettings:
     # The web agent under the method and `--policy base`: "agentoccam" (the paper's, docs/agentoccam.md) or
     # "react" (the generic one-action-per-step policy with the full action space).
     base_agent: str = "agentoccam"
+    # The page text the agent reads: "ax_tree" (WebArena's accessibility tree, the method's input) or
+    # "som" (VWA's Set-of-Marks lines `[id] [TAG] [text]`, boxes on the screenshot; `--harness videowa`).
+    observation_format: str = "ax_tree"
+    # When an episode ends early: "consecutive" (the same action max_repeated_actions times in a row,
+    # no answer) or "videowa" (the reference runner's rules, answering "Early stop: <reason>").
+    early_stop: str = "consecutive"
 
 
 @dataclass

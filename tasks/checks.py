@@ -2,6 +2,13 @@
 
 Messages start with the field they concern ("eval: missing eval_types") so a list
 of them reads like a checklist of what to fix in the config.
+
+Problems stop a task from running (it is recorded as a config error). Notes are
+oddities the reference runner runs anyway, so the task runs too and the note is
+kept with it: an `intermediate_eval` without usable `eval_types` (the reference
+string-matches the intermediate answer whatever they say), and a `program_html`
+list with no entries (that one score is a config error here, a free pass in the
+reference; the task's other scores run).
 """
 
 from __future__ import annotations
@@ -34,6 +41,33 @@ def task_problems(config: dict[str, Any]) -> list[str]:
         problems += eval_block_problems(config["eval"], "eval")
     problems += _intermediate_problems(config)
     return problems
+
+
+def task_notes(config: dict[str, Any]) -> list[str]:
+    """Oddities of a task config that the reference runs anyway (see the module docstring)."""
+    notes = []
+    block = config.get("eval")
+    if isinstance(block, dict) and _empty_program_html(block):
+        notes.append("eval: program_html without entries (that score is a config error; the other scores run)")
+    intermediate = config.get("intermediate_eval")
+    if config.get("intermediate_intent") is not None and isinstance(intermediate, dict):
+        eval_types = intermediate.get("eval_types")
+        ignored = "the intermediate answer is string-matched anyway, as the reference does"
+        if not isinstance(eval_types, list) or not eval_types:
+            notes.append(f"intermediate_eval: no eval_types ({ignored})")
+        else:
+            unknown = [t for t in eval_types if t not in EVAL_TYPES]
+            if unknown:
+                notes.append(f"intermediate_eval: unknown eval type {unknown[0]!r} ({ignored})")
+            elif "string_match" not in eval_types:
+                notes.append(f"intermediate_eval: eval_types lack string_match ({ignored})")
+    return notes
+
+
+def _empty_program_html(block: dict[str, Any]) -> bool:
+    eval_types = block.get("eval_types")
+    entries = block.get("program_html")
+    return isinstance(eval_types, list) and "program_html" in eval_types and isinstance(entries, list) and not entries
 
 
 def _text_problems(config: dict[str, Any], key: str) -> list[str]:
@@ -79,11 +113,11 @@ def _intermediate_problems(config: dict[str, Any]) -> list[str]:
         return []
     block = config["intermediate_eval"]
     problems = _text_problems(config, "intermediate_intent")
-    problems += eval_block_problems(block, "intermediate_eval")
-    eval_types = block.get("eval_types") if isinstance(block, dict) else None
-    if isinstance(eval_types, list) and eval_types and "string_match" not in eval_types:
-        problems.append("intermediate_eval: needs string_match (the answer about the video is matched as text)")
-    return problems
+    if not isinstance(block, dict):
+        return problems + ["intermediate_eval: must be an object"]
+    # The answer is always string-matched against reference_answers (the reference ignores
+    # eval_types here; odd eval_types are a note, see task_notes).
+    return problems + _string_match_problems(block, "intermediate_eval")
 
 
 def eval_block_problems(block: Any, label: str) -> list[str]:
@@ -147,7 +181,9 @@ def _url_match_problems(block: dict[str, Any], label: str) -> list[str]:
 
 def _program_html_problems(block: dict[str, Any], label: str) -> list[str]:
     entries = block.get("program_html")
-    if not isinstance(entries, list) or not entries:
+    if isinstance(entries, list) and not entries:
+        return []  # a note, not a problem: the task's other scores run (task_notes)
+    if not isinstance(entries, list):
         return [f"{label}: program_html without entries"]
     problems = []
     for index, entry in enumerate(entries):

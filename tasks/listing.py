@@ -24,6 +24,8 @@ def summarize(tasks: list[Task], file_problems: Iterable[FileProblem]) -> dict[s
         "by_video": _ranked(Counter(video for task in tasks for video in task.videos or [NONE_LABEL])),
         "by_eval_type": _ranked(Counter(t for task in tasks for t in task.eval_types or [NONE_LABEL])),
         "tasks_with_problems": [{"task": task.key, "problems": task.problems} for task in tasks if task.problems],
+        # Oddities the reference runs anyway: these tasks run, with the note kept in their record.
+        "tasks_with_notes": [{"task": task.key, "notes": task.notes} for task in tasks if getattr(task, "notes", [])],
         "file_problems": [{"path": str(problem.path), "problem": problem.message} for problem in file_problems],
     }
 
@@ -47,6 +49,11 @@ def format_summary(summary: dict[str, Any], where: str, file_count: int, filters
         lines += [f"  {entry['task']:<{width}}  {'; '.join(entry['problems'])}" for entry in flawed]
     else:
         lines.append("tasks with problems: none")
+    noted = summary.get("tasks_with_notes") or []
+    if noted:
+        width = max(len(entry["task"]) for entry in noted)
+        lines += ["", f"tasks that run with a config oddity (as the reference runs them): {len(noted)}"]
+        lines += [f"  {entry['task']:<{width}}  {'; '.join(entry['notes'])}" for entry in noted]
     if summary["file_problems"]:
         lines += ["", f"files that did not load: {len(summary['file_problems'])}"]
         lines += [f"  {entry['path']}: {entry['problem']}" for entry in summary["file_problems"]]

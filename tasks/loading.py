@@ -16,7 +16,7 @@ from typing import Any
 
 from foundation.errors import UserError
 from settings import Settings
-from tasks.checks import task_problems
+from tasks.checks import task_notes, task_problems
 from tasks.placeholders import PlaceholderValues, fill_placeholders, unfilled_message
 
 logger = logging.getLogger(__name__)
@@ -33,7 +33,10 @@ DIFFICULTY_KEYS = ("overall_difficulty", "difficulty", "reasoning_difficulty", "
 @dataclass
 class Task:
     task_id: int | str
-    source: str  # stem of the config file the task came from
+    # The config file the task came from: its path below the loaded folder, without `.json`
+    # ("videowa/test_shopping"), or its stem when one file was loaded. The folder is part of it
+    # because VideoWA's and VWA's config trees hold files of the same names.
+    source: str
     sites: list[str]
     intent: str
     start_url: str  # placeholders filled; several URLs joined by " |AND| "
@@ -50,6 +53,10 @@ class Task:
     eval_types: list[str]
     config: dict  # the raw config, placeholders filled, key order kept
     problems: list[str] = field(default_factory=list)
+    # The config's `image` field (URLs, data: URLs or local paths), input images given with the intent.
+    images: list[str] = field(default_factory=list)
+    # Oddities the reference runs anyway (tasks.checks.task_notes): the task runs, the note is kept with it.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -89,25 +96,26 @@ def config_files(path: Path) -> list[Path]:
 
 def load_task_set(path: str | Path, *, settings: Settings | None = None) -> TaskSet:
     """Load every task under `path`; file-level failures are collected, not raised."""
-    files = config_files(Path(path))
+    root = Path(path)
+    files = config_files(root)
     values = PlaceholderValues(settings)
     tasks: list[Task] = []
     problems: list[FileProblem] = []
-    seen_sources: dict[str, Path] = {}
     for file in files:
         items, problem = _read_task_list(file)
         if problem is not None:
             logger.warning("skipping task file %s", problem)
             problems.append(problem)
             continue
-        source = file.stem
-        if source in seen_sources:
-            problems.append(
-                FileProblem(file, f"same source name {source!r} as {seen_sources[source]}; task keys will collide")
-            )
-        seen_sources.setdefault(source, file)
-        tasks += _tasks_from_list(items, source, values)
+        tasks += _tasks_from_list(items, source_name(root, file), values)
     return TaskSet(tasks=tasks, file_problems=problems, files=files)
+
+
+def source_name(root: Path, file: Path) -> str:
+    """`root/videowa/test_shopping.json` -> "videowa/test_shopping"; a lone file -> its stem."""
+    if root.is_dir():
+        return file.relative_to(root).with_suffix("").as_posix()
+    return file.stem
 
 
 def load_tasks(path: str | Path, *, settings: Settings | None = None) -> list[Task]:
@@ -184,6 +192,8 @@ def task_from_config(item: Any, source: str, position: int, values: PlaceholderV
         eval_types=_eval_types(config.get("eval")),
         config=config,
         problems=problems,
+        images=_image_sources(config.get("image")),
+        notes=task_notes(config),
     )
 
 
@@ -240,6 +250,15 @@ def _video_names(value: Any) -> list[str]:
     if not isinstance(value, list):
         return []
     return [name.strip() for name in value if isinstance(name, str) and name.strip()]
+
+
+def _image_sources(value: Any) -> list[str]:
+    """VWA's `image`: one URL or path, a list of them, or null."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return []
+    return [source.strip() for source in value if isinstance(source, str) and source.strip()]
 
 
 def _difficulty(config: dict[str, Any]) -> str | None:

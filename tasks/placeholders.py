@@ -23,6 +23,7 @@ class SitePlaceholder:
     site: str  # site name as used in a config's `sites` list
     env_var: str  # environment variable holding the base URL
     example_port: int  # port of the WebArena docker image, for the hint in problem messages
+    example_path: str = ""  # what the base URL ends with, when it is not the host alone
 
     @property
     def token(self) -> str:
@@ -31,7 +32,8 @@ class SitePlaceholder:
 
 SITE_PLACEHOLDERS: tuple[SitePlaceholder, ...] = (
     SitePlaceholder("shopping", "SHOPPING", 7770),
-    SitePlaceholder("shopping_admin", "SHOPPING_ADMIN", 7780),
+    # The Magento admin lives under /admin, and the configs append paths to that.
+    SitePlaceholder("shopping_admin", "SHOPPING_ADMIN", 7780, "/admin"),
     SitePlaceholder("reddit", "REDDIT", 9999),
     SitePlaceholder("gitlab", "GITLAB", 8023),
     SitePlaceholder("classifieds", "CLASSIFIEDS", 9980),
@@ -124,7 +126,9 @@ def fill_placeholders(value: Any, values: PlaceholderValues) -> FillResult:
 
 def unfilled_message(env_var: str) -> str:
     placeholder = PLACEHOLDERS_BY_ENV[env_var]
+    path = placeholder.example_path
+    must_end = f", which must end in {path}" if path else ""
     return (
-        f"site {placeholder.site}: set {env_var} to its base URL "
-        f"(e.g. export {env_var}=http://host:{placeholder.example_port})"
+        f"site {placeholder.site}: set {env_var} to its base URL{must_end} "
+        f"(e.g. export {env_var}=http://host:{placeholder.example_port}{path})"
     )

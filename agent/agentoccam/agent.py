@@ -36,6 +36,7 @@ from evaluation.actions import ActionParseError
 from evaluation.observation import Observation, tab_header
 from evaluation.policy import PolicyStep
 from model_access.client import ModelClient
+from agent.task_images import images_of, task_image_parts
 from model_access.messages import Message, count_images, image_part, system_message
 from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 from settings import Settings
@@ -120,6 +121,7 @@ class AgentOccamAgent:
         self.start_url = getattr(task, "start_url", "") or ""
         self.last_observation: Observation | None = None
         self.page: RefinedPage | None = None
+        self.task_images = images_of(task, self.settings)  # the VWA `image` field, sent with the objective
 
     def act(self, observation: Observation) -> PolicyStep:
         return self.step(observation, None)
@@ -200,6 +202,7 @@ class AgentOccamAgent:
                 tree=self.page.text or "(the page shows no elements)",
             )
         )
+        parts += task_image_parts(self.task_images)
         parts += self._screenshot_parts(observation)
         parts.append(block("closing"))
         return [system_message(self.system_prompt()), {"role": "user", "content": parts}]

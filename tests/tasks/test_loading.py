@@ -94,7 +94,8 @@ def test_shopping_admin_is_not_mangled_by_the_shopping_placeholder(no_site_env):
     admin = by_id(load_tasks(MIX))[1]
     assert admin.start_url == "__SHOPPING_ADMIN__"
     assert admin.problems == [
-        "site shopping_admin: set SHOPPING_ADMIN to its base URL (e.g. export SHOPPING_ADMIN=http://host:7780)"
+        "site shopping_admin: set SHOPPING_ADMIN to its base URL, which must end in /admin "
+        "(e.g. export SHOPPING_ADMIN=http://host:7780/admin)"
     ]
 
 
@@ -198,7 +199,7 @@ DEFECT_MESSAGES = {
     9: ["eval: url_match without reference_url"],
     10: ["eval: url_note is empty (use EXACT or GOLD in PRED)"],
     11: ["eval: unknown url_note 'PREFIX' (use EXACT or GOLD in PRED)"],
-    12: ["eval: program_html without entries"],
+    12: [],  # an empty program_html list is a note: the task runs (test_oddities_the_reference_runs_are_notes)
     13: ["eval: program_html[1] missing locator, required_contents"],
     14: ["intermediate_eval: missing (the task has an intermediate_intent)"],
     15: ["intermediate_intent: missing (the task has an intermediate_eval)"],
@@ -236,10 +237,14 @@ def test_folder_loads_recursively_and_reports_files_that_do_not_load(site_env, c
         "broken/bad_json.json",
         "broken/not_a_list.json",
         "defects.json",
+        "layout/videowa/test_classifieds.json",
+        "layout/vwa/test_classifieds.json",
         "videowa_mix.json",
     ]
-    assert len(task_set.tasks) == 29
-    assert {task.source for task in task_set.tasks} == {"defects", "videowa_mix"}
+    assert len(task_set.tasks) == 31
+    assert {task.source for task in task_set.tasks} == {
+        "defects", "layout/videowa/test_classifieds", "layout/vwa/test_classifieds", "videowa_mix"
+    }
     bad_json, not_a_list = task_set.file_problems
     assert bad_json.path == DATA / "broken" / "bad_json.json"
     assert bad_json.message.startswith("not valid JSON (") and "line 6, column 37" in bad_json.message
@@ -271,11 +276,20 @@ def test_unreadable_and_clashing_files_are_file_problems(site_env, tmp_path):
     (tmp_path / ".auth").mkdir()
     (tmp_path / ".auth" / "shopping_state.json").write_text('{"cookies": []}')  # login state, not tasks
     task_set = load_task_set(tmp_path)
-    assert [t.key for t in task_set.tasks] == ["same:1", "same:2"]
+    assert [t.key for t in task_set.tasks] == ["a/same:1", "b/same:2"]
     assert len(task_set.files) == 3
     messages = {problem.path.relative_to(tmp_path).as_posix(): problem.message for problem in task_set.file_problems}
-    assert messages["latin1.json"].startswith("not UTF-8 text")
-    assert messages["b/same.json"].startswith("same source name 'same' as ")
+    assert list(messages) == ["latin1.json"] and messages["latin1.json"].startswith("not UTF-8 text")
+
+
+def test_real_layout_same_named_files_get_distinct_keys(site_env):
+    """VideoWA's and VWA's config trees both hold test_classifieds.json, with the same task ids."""
+    tasks = load_tasks(DATA / "layout")
+    assert [task.key for task in tasks] == ["videowa/test_classifieds:3", "vwa/test_classifieds:3"]
+    assert [task.images for task in tasks] == [[], ["https://example.com/kettle.jpg"]]
+    # One file loaded on its own keeps the short key.
+    (single,) = load_tasks(DATA / "layout" / "vwa" / "test_classifieds.json")
+    assert single.key == "test_classifieds:3"
 
 
 @pytest.mark.parametrize(
@@ -312,7 +326,8 @@ def test_unreadable_and_clashing_files_are_file_problems(site_env, tmp_path):
                 "intermediate_intent": "What did the video open?",
                 "intermediate_eval": {"eval_types": ["url_match"], "reference_url": "__SHOPPING__/x"},
             },
-            "intermediate_eval: needs string_match (the answer about the video is matched as text)",
+            # Whatever eval_types say, the intermediate answer is string-matched: without answers it cannot be.
+            "intermediate_eval: string_match without reference_answers",
         ),
         (
             {"intermediate_intent": "Which?", "intermediate_eval": {"eval_types": ["string_match"]}},
@@ -369,3 +384,37 @@ def test_filters_by_site_kind_and_ids(site_env):
 def test_bad_filters_say_what_is_wrong(kwargs, message):
     with pytest.raises(UserError, match=message):
         filter_tasks([], **kwargs)
+
+
+@pytest.mark.parametrize(
+    "changes, note",
+    [
+        (
+            {"intermediate_intent": "Which?", "intermediate_eval": {"reference_answers": {"must_include": ["tea"]}}},
+            "intermediate_eval: no eval_types "
+            "(the intermediate answer is string-matched anyway, as the reference does)",
+        ),
+        (
+            {
+                "intermediate_intent": "Which?",
+                "intermediate_eval": {"eval_types": ["exact"], "reference_answers": {"must_include": ["tea"]}},
+            },
+            "intermediate_eval: unknown eval type 'exact' (the intermediate answer is string-matched anyway, "
+            "as the reference does)",
+        ),
+        (
+            {
+                "eval": {
+                    "eval_types": ["string_match", "program_html"],
+                    "reference_answers": {"must_include": ["kettle"]},
+                    "program_html": [],
+                }
+            },
+            "eval: program_html without entries (that score is a config error; the other scores run)",
+        ),
+    ],
+)
+def test_oddities_the_reference_runs_are_notes(site_env, tmp_path, changes, note):
+    """The reference scores these tasks, so they run here too, with the oddity kept as a note."""
+    (task,) = load_tasks(write_tasks(tmp_path, "one.json", [sound_task(**changes)]))
+    assert task.problems == [] and task.notes == [note]

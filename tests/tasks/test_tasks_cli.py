@@ -55,22 +55,24 @@ def table(out: str, title: str) -> dict[str, int]:
 def test_list_prints_counts_then_problems(site_env, capsys):
     code, out, err = run(capsys, str(DATA))
     assert code == 0  # problems are data, not a failure
-    assert out.splitlines()[0] == f"29 tasks from {DATA} (4 config files)"
+    assert out.splitlines()[0] == f"31 tasks from {DATA} (6 config files)"
     sites = table(out, "site")
     assert sites["shopping"] == 21 and sites["reddit"] == 2 and sites["wikipedia"] == 1 and sites["ebay"] == 1
+    assert sites["classifieds"] == 3  # one in the mix, one in each folder of the layout
     assert sites["(none)"] == 2  # the task without sites and the list item that is not a task
-    assert table(out, "kind") == {"skill": 26, "factual": 3}
+    assert table(out, "kind") == {"skill": 28, "factual": 3}
     videos = table(out, "video")
-    assert videos["catalog_tour"] == 19 and videos["order_history_tour"] == 2 and videos["(none)"] == 2
+    assert videos["catalog_tour"] == 20 and videos["order_history_tour"] == 2 and videos["(none)"] == 3
     assert table(out, "eval type") == {
-        "string_match": 14,
+        "string_match": 16,
         "program_html": 6,
         "url_match": 5,
         "(none)": 3,
         "html_match": 1,
         "page_image_query": 1,
     }
-    assert "tasks with problems: 20" in out
+    assert "tasks with problems: 19" in out
+    assert re.search(r"^  defects:12 +eval: program_html without entries \(that score is a config error", out, re.M)
     assert re.search(r"^  defects:6 +eval: missing eval_types$", out, re.M)
     assert re.search(r"^  defects:19 +placeholder __SHOPING__: names no known site$", out, re.M)
     assert "videowa_mix:" not in out.split("tasks with problems")[1]  # every site URL is set: no problem there
@@ -83,7 +85,7 @@ def test_list_prints_counts_then_problems(site_env, capsys):
 def test_filters_narrow_the_counts(site_env, capsys):
     code, out, _ = run(capsys, str(DATA), "--kind", "factual", "--site", "reddit")
     assert code == 0
-    assert out.splitlines()[0] == f"1 tasks from {DATA} (4 config files; only site=reddit, kind=factual)"
+    assert out.splitlines()[0] == f"1 tasks from {DATA} (6 config files; only site=reddit, kind=factual)"
     assert table(out, "video") == {"subscribe_tutorial": 1}
     assert table(out, "eval type") == {"url_match": 1}
     assert "tasks with problems: none" in out
@@ -101,11 +103,13 @@ def test_json_output(site_env, capsys):
     code, out, _ = run(capsys, str(DATA), "--json", "--kind", "skill")
     assert code == 0
     data = json.loads(out)
-    assert data["path"] == str(DATA) and data["files"] == 4 and data["tasks"] == 26
-    assert data["by_kind"] == {"skill": 26, "factual": 0}
+    assert data["path"] == str(DATA) and data["files"] == 6 and data["tasks"] == 28
+    assert data["by_kind"] == {"skill": 28, "factual": 0}
     assert data["by_site"]["shopping"] == 19
     problems = {entry["task"]: entry["problems"] for entry in data["tasks_with_problems"]}
-    assert problems["defects:12"] == ["eval: program_html without entries"]
+    assert "defects:12" not in problems  # it runs, with a note
+    notes = {entry["task"]: entry["notes"] for entry in data["tasks_with_notes"]}
+    assert notes["defects:12"][0].startswith("eval: program_html without entries")
     assert "defects:14" not in problems  # factual, filtered out
     assert [entry["path"] for entry in data["file_problems"]] == [
         str(DATA / "broken" / "bad_json.json"),
@@ -139,4 +143,4 @@ def test_without_a_path_it_lists_the_bundled_sandbox_tasks(site_env, capsys, mon
 
     monkeypatch.setattr(loading, "SANDBOX_CONFIGS_DIR", DATA)
     code, out, _ = run(capsys)
-    assert code == 0 and out.startswith(f"29 tasks from {DATA} (4 config files)")
+    assert code == 0 and out.startswith(f"31 tasks from {DATA} (6 config files)")

@@ -96,3 +96,18 @@ def test_site_without_an_address_names_the_variable_to_set(states, monkeypatch) 
     monkeypatch.delenv("GITLAB", raising=False)
     with pytest.raises(UserError, match="set the GITLAB environment variable"):
         states().ensure("gitlab")
+
+
+@pytest.mark.parametrize(
+    "storage_state, sites",
+    [
+        (None, []),
+        ("", []),
+        ("./.auth/reddit_state.json", ["reddit"]),
+        ("./.auth/shopping_admin_state.json", ["shopping_admin"]),
+        ("./.auth/classifieds.reddit_state.json", ["classifieds", "reddit"]),
+        ("./.auth/gitlab.shopping_admin_state.json", ["gitlab", "shopping_admin"]),
+    ],
+)
+def test_logins_are_the_sites_the_storage_state_is_named_after(storage_state, sites) -> None:
+    assert auth.login_sites(storage_state) == sites

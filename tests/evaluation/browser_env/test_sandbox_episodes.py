@@ -136,11 +136,35 @@ def test_task_that_requires_login_starts_logged_in(fresh_sandbox, make_env) -> N
         start_url=f"{fresh_sandbox.shop_url} |AND| {fresh_sandbox.forum_url}",
         sites=["shopping", "reddit"],
         require_login=True,
+        storage_state="./.auth/reddit.shopping_state.json",  # a pair state, named as the reference names them
     )
     observation = env.reset(task)
     assert "StaticText 'Welcome, Emma Lopez!'" in observation.text
     observation = env.step("tab_focus [1]").observation
     assert has_line(observation, "link", "MarvelsGrantMan136") and has_line(observation, "button", "Log out")
+
+
+def test_logins_follow_the_storage_state_not_the_sites(fresh_sandbox, make_env) -> None:
+    """A reddit+shopping task whose storage state is reddit's starts logged in to the forum only."""
+    env = make_env()
+    task = EpisodeTask(
+        start_url=f"{fresh_sandbox.shop_url} |AND| {fresh_sandbox.forum_url}",
+        sites=["reddit", "shopping"],
+        require_login=True,
+        storage_state="./.auth/reddit_state.json",
+    )
+    observation = env.reset(task)
+    assert "Welcome, Emma Lopez!" not in observation.text and has_line(observation, "link", "Sign In")
+    observation = env.step("tab_focus [1]").observation
+    assert has_line(observation, "link", "MarvelsGrantMan136") and has_line(observation, "button", "Log out")
+    cookies = {cookie["name"] for cookie in env.context.cookies()}
+    assert "forum_session" in cookies and "shop_session" not in cookies
+
+    # No storage_state: no login at all, even with require_login set.
+    task = EpisodeTask(start_url=fresh_sandbox.forum_url, sites=["reddit"], require_login=True, storage_state=None)
+    observation = env.reset(task)
+    assert not has_line(observation, "button", "Log out")
+    assert "forum_session" not in {cookie["name"] for cookie in env.context.cookies()}
 
 
 def _post_score(observation: Observation) -> int:

@@ -18,6 +18,8 @@ def _task(task_id: int, intent: str, start_url: str, eval_block: dict, **extra) 
         "intent": intent,
         "start_url": start_url,
         "require_login": True,
+        # Logins follow the storage state's name, as in the reference runner.
+        "storage_state": f"./.auth/{sites[0]}_state.json",
         "require_reset": False,
         "eval": eval_block,
         **extra,

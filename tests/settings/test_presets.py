@@ -1,0 +1,49 @@
+"""Harness presets: `--harness videowa` and `--harness method`, shown by `videodemo settings show`."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from cli.main import main
+from settings import SettingsError, load_settings
+
+
+def _show(capsys, *args: str) -> tuple[str, dict]:
+    assert main(["settings", "show", *args]) == 0
+    out = capsys.readouterr().out
+    return out.splitlines()[0], yaml.safe_load(out)
+
+
+def test_settings_show_prints_either_preset(capsys) -> None:
+    header, videowa = _show(capsys, "--harness", "videowa")
+    assert header.startswith("# harness: videowa (presets: method, videowa")
+    assert videowa["agent"]["max_steps"] == 30 and videowa["agent"]["observation_format"] == "som"
+    assert videowa["browser"]["viewport_height"] == 2048 and videowa["agent"]["early_stop"] == "videowa"
+    header, method = _show(capsys, "--harness", "method")
+    assert header.startswith("# harness: method") and method["agent"]["max_steps"] == 20
+    _, default = _show(capsys)
+    assert default == method  # no --harness: the method's own
+
+
+def test_config_and_set_apply_on_top_of_the_preset(tmp_path) -> None:
+    config = tmp_path / "mine.yaml"
+    config.write_text("agent:\n  max_steps: 40\n")
+    settings = load_settings(config, ["browser.viewport_height=1024"], harness="videowa")
+    assert (settings.agent.max_steps, settings.browser.viewport_height) == (40, 1024)
+    assert settings.agent.observation_format == "som"
+    with pytest.raises(SettingsError, match="no harness preset 'webarena'; known: method, videowa"):
+        load_settings(harness="webarena")
+
+
+def test_a_run_under_the_other_harness_is_another_run(tmp_path) -> None:
+    import argparse
+
+    from evaluation.runner import RunSpec, default_run_dir
+
+    spec = RunSpec(tasks_path=tmp_path, policy="base", policy_args=argparse.Namespace())
+    method, videowa = load_settings(), load_settings(harness="videowa")
+    videowa.agent.max_steps = method.agent.max_steps  # even with the same step limit
+    assert "harness" not in spec.identity(method)  # run folders made before presets existed still resume
+    assert spec.identity(videowa)["harness"]["agent.observation_format"] == "som"
+    assert default_run_dir(method, spec) != default_run_dir(videowa, spec)
