@@ -214,13 +214,15 @@ class ProcessingSettings:
 class SelectionSettings:
     # Up to 3 candidate trajectories per video in stage 1, as in the method.
     candidates_per_video: int = 3
-    # FAISS pre-ranking bound so stage 1 reads a bounded list of objectives per video.
+    # Pre-cut bound: with `stage1_precut` on, stage 1 lists only this many objectives per video (FAISS-ranked).
     stage1_pool_per_video: int = 40
+    # Off: stage 1 reads every objective, as in the paper; on for videos with thousands of trajectories.
+    stage1_precut: bool = False
     # Ask first whether the previous step's trajectory still applies.
     continuation: bool = True
     # Selection is part of the policy, so it asks the policy's model; name another role (llm, vlm) to split them.
     role: str = "policy"
-    # Lines of the accessibility tree shown as the page summary: enough to tell pages apart, far fewer tokens.
+    # Lines of the accessibility tree in the ranking query of the pre-cut (selection prompts get the policy's page text).
     page_summary_lines: int = 30
 
 
@@ -253,6 +255,8 @@ class AgentSettings:
     demonstration_image_max_side: int = 1024
     # Transcript characters shown with --transcript-only: a 10-minute tutorial's narration, bounded cost.
     transcript_max_chars: int = 12000
+    # Videos of a task the agent may draw on, in the task's order; 0 = all (paper Table 3 compares 1 with all).
+    videos_per_task: int = 0
 
 
 @dataclass

@@ -91,6 +91,25 @@ def build_trajectory(
     )
 
 
+WHOLE_VIDEO_SOURCE = "whole_video"
+
+
+def whole_video_trajectory(
+    video: VideoRecord, actions: list[LabeledAction], keyframes: list[KeyFrame]
+) -> Trajectory | None:
+    """Every action of the video, each with its keyframe, as one trajectory named by the video's title.
+
+    The `--no-trajectory-selection` ablation shows this (the paper prepends the whole video's actions).
+    """
+    if not actions:
+        return None
+    whole = build_trajectory(
+        video.video_id, actions, keyframes, (0, len(actions) - 1), video.title or video.video_id, WHOLE_VIDEO_SOURCE
+    )
+    whole.trajectory_id = f"{video.video_id}/whole"
+    return whole
+
+
 def two_frame_message(prompt: str, before: KeyFrame, after: KeyFrame, settings: Settings) -> dict[str, Any]:
     """The prompt, then the frame before the first step and the frame after the last, each introduced."""
     p = settings.processing
