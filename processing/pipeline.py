@@ -280,7 +280,14 @@ class Pipeline:
 
     def _merge(self, state: _Video, clip_data: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], StageStats]:
         clips = [Clip.from_dict(item) for item in clip_data]
-        actions, stats = merging.merge_clips(clips, self.settings, self.client, state.record.video_id)
+        actions, stats = merging.merge_clips(
+            clips,
+            self.settings,
+            self.client,
+            state.record.video_id,
+            use_model=bool(self.labeler.roles),  # a model-free labeler's single clip has nothing labeled twice
+            title=state.record.title,
+        )
         return [action.to_dict() for action in actions], stats
 
     def _filter_actions(self, state: _Video, merged: list[dict[str, Any]]) -> tuple[dict[str, Any], StageStats]:
@@ -361,8 +368,8 @@ class Pipeline:
         if "labeling" in todo:
             clips = self.labeler.estimate_calls(frames)
             calls.append(("labeling", clips, "exact" if "changed_frames" in stored else "at most"))
-            if self.labeler.roles and clips > 1:
-                calls.append(("merging", clips - 1, "at most"))
+            if self.labeler.roles:
+                calls.append(("merging", 1, "at most: none when fewer than two actions are labeled"))
         if "action_filtering" in todo and p.action_filtering:
             calls.append(("action_filtering", 1, "exact"))
         if "action_filtering" in stored:

@@ -169,6 +169,16 @@ class OcrLabelerSettings:
 
 
 @dataclass
+class ActionKindSettings:
+    """Action kinds kept after VLM labeling, per platform (the paper filters labeled actions by type)."""
+
+    # What a browser agent can do; a hover is kept only when its text names what it opened (a menu, a tooltip).
+    web: list[str] = field(default_factory=lambda: ["click", "type", "press", "select", "scroll", "goto", "hover"])
+    # The paper's OSWorld labeling list: click, type, right click, drag, press (scroll added: desktop pages scroll).
+    desktop: list[str] = field(default_factory=lambda: ["click", "right_click", "type", "press", "drag", "scroll"])
+
+
+@dataclass
 class ProcessingSettings:
     # 2 fps catches every UI change of a human-paced recording at a tenth of the frames.
     sample_fps: float = 2.0
@@ -206,6 +216,10 @@ class ProcessingSettings:
     filter_transcript_chars: int = 6000
     # Folder of prompt templates that replace the bundled ones (processing/prompts) file by file; "" = bundled.
     prompts_dir: str = ""
+    # Which platform the tutorials show ("web" or "desktop"): picks the kind list of `action_kinds`.
+    platform: str = "web"
+    # Action kinds kept after labeling (the VLM labeler's output only; the model-free labeler is left as it is).
+    action_kinds: ActionKindSettings = field(default_factory=ActionKindSettings)
     # Knobs of the model-free labeler (`labeler: ocr`).
     ocr_labeler: OcrLabelerSettings = field(default_factory=OcrLabelerSettings)
 

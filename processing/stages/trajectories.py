@@ -21,14 +21,15 @@ from model_access.messages import image_part, text_part
 from model_access.replies import ReplyParseError, extract_json_object, strip_thinking
 from processing.changed_frames import KeyFrame
 from processing.records import LabeledAction, Trajectory, VideoRecord
-from processing.stages.asking import StageStats, ask_parsed, prompt_identity, role_identity
+from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.frames import model_image
 from processing.templates import render
 from settings.schema import Settings
 
 STAGE = "trajectories"
 TEMPLATE = "trajectory"
-_NONE_WORDS = {"", "none", "null", "no objective", "n/a"}
+_NONE_WORDS = {"", "none", "null", "no objective", "n/a", "no task"}
+ANSWER_HEADING = "OBJECTIVE:"
 
 
 def subsequences(action_count: int, max_actions: int) -> list[tuple[int, int]]:
@@ -50,7 +51,7 @@ def parse_objective(reply: str) -> str | None:
     """The objective named by a reply, or None for "none"; a reply without the field is unreadable."""
     if strip_thinking(reply).strip().strip("`\"'. ").lower() in _NONE_WORDS:
         return None
-    data = extract_json_object(reply)
+    data = extract_json_object(after_heading(reply, ANSWER_HEADING))
     if "objective" not in data:
         raise ReplyParseError('"objective" field', reply)
     value = data["objective"]
