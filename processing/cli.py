@@ -72,7 +72,7 @@ def _settings(args: argparse.Namespace) -> "Settings":
     elif getattr(args, "action_filtering", False):
         p.action_filtering = True
     elif getattr(args, "source", None) == "videowa_tutorials" and p.action_filtering:
-        # One VideoWA video serves many tasks, so the paper keeps every action there (its appendix B).
+        # One VideoWA video serves many tasks, so the paper keeps every action there (its appendix A.1).
         p.action_filtering = False
         print("action filtering is off for --source videowa_tutorials, as in the paper; --action-filtering turns it on")
     if getattr(args, "no_trajectory_filtering", False):
