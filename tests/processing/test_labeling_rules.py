@@ -110,7 +110,7 @@ def test_labeling_and_merging_give_the_cleaned_merged_action_list(typing_tutoria
     # Labeling: the reasoning's decoy list is not read; the two hovers that opened nothing are gone.
     labeled = [a.describe() for clip in clips for a in clip.actions or []]
     assert labeled[:6] == [
-        'hover "Electronics"',
+        'hover "Electronics" (opens "Electronics menu")',
         'click "Search"',
         'type "wirel" into "Search"',
         'type "wireless head" into "Search"',

@@ -228,3 +228,13 @@ def test_index_inspect_writes_a_gallery_of_the_trajectories(first_run, tmp_path)
 
     code, _, err = run_cli("index", "inspect", "--index", str(first_run.settings.paths.index_dir), "--video", "nope")
     assert code == 2 and "not in the index" in err
+
+
+def test_the_index_keeps_each_videos_whole_action_list_for_the_whole_video_ablation(first_run):
+    index = TrajectoryIndex.load(first_run.settings.paths.index_dir, first_run.settings)
+    for video in VIDEO_IDS:
+        whole = index.whole_video(video)
+        assert whole is not None and whole.trajectory_id == f"{video}/whole"
+        assert whole.length == video_summary(first_run.summary, video)["actions"]  # every kept action
+        assert len(whole.step_keyframes) == whole.length and all(Path(p).is_file() for p in whole.step_keyframes)
+        assert whole not in index.trajectories(video)  # not a selectable trajectory, not searched
