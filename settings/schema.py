@@ -236,7 +236,7 @@ class SelectionSettings:
     continuation: bool = True
     # Selection is part of the policy, so it asks the policy's model; name another role (llm, vlm) to split them.
     role: str = "policy"
-    # Lines of the accessibility tree in the ranking query of the pre-cut (selection prompts get the policy's page text).
+    # No longer read: selection prompts get the policy's whole page text; kept so older config files still load.
     page_summary_lines: int = 30
 
 

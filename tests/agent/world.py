@@ -125,9 +125,8 @@ def build_index(folder: Path, server_url: str) -> Path:
         record = VideoRecord(video_id, f"/videos/{video_id}.mp4", "sandbox", title=title, transcript=transcript)
         whole = _trajectories(video_id, actions, [(0, len(actions) - 1, title)], frames)[0]
         whole.trajectory_id = f"{video_id}/whole"
-        index.add_video(
-            video_id, _trajectories(video_id, actions, spans, frames), source_key="test", video=record, whole_video=whole
-        )
+        trajectories = _trajectories(video_id, actions, spans, frames)
+        index.add_video(video_id, trajectories, source_key="test", video=record, whole_video=whole)
     return folder / "index"
 
 

@@ -71,9 +71,11 @@ def test_objective_and_check_replies():
     assert parse_objective("None.") is None
     with pytest.raises(ReplyParseError):
         parse_objective('{"goal": "Sort by price"}')
-    assert parse_objective('REASONING:\nA form is filled, never sent: {"objective": "x"}.\nOBJECTIVE:\n{"objective": null}') is None
+    reasoned = 'REASONING:\nA form is filled, never sent: {"objective": "x"}.\nOBJECTIVE:\n{"objective": null}'
+    assert parse_objective(reasoned) is None
     verdicts = '"aligned": "yes", "coherent": true, "natural": true, "no_extra_steps": false, "no_backtracking": true'
-    reply = 'REASONING:\nStep 2 is not needed {"aligned": false}.\nJUDGMENT:\n{' + verdicts + ', "not_overly_complex": true, "reason": "x"}'
+    verdicts += ', "not_overly_complex": true, "reason": "x"'
+    reply = 'REASONING:\nStep 2 is not needed {"aligned": false}.\nJUDGMENT:\n{' + verdicts + "}"
     checks = parse_checks(reply)
     assert checks == {"aligned": True, "coherent": True, "natural": True, "no_extra_steps": False,
                       "no_backtracking": True, "not_overly_complex": True, "reason": "x"}  # fmt: skip
