@@ -44,3 +44,19 @@ def test_the_model_names_the_video_and_its_whole_action_sequence_is_shown(agent_
 def test_an_unreadable_choice_means_no_demonstration_and_says_why(agent_index, tmp_path) -> None:
     (chosen, record, note), _ = _choose(agent_index, tmp_path, "The second one, probably.")
     assert chosen is None and "could not be read" in note and "video number between 1 and 2" in record["error"]
+
+
+def test_the_replay_baseline_still_takes_the_closest_videos_longest_trajectory(agent_index, tmp_path) -> None:
+    from agent.whole_video_by_embeddings import choose_by_embeddings
+
+    with ScriptedServer({"default": "unused"}) as server:
+        settings = embedding_settings(load_settings(), server.base_url)
+        settings.paths.cache_dir = tmp_path
+        source = CandidateSource(TrajectoryIndex.load(agent_index, settings), pool_per_video=40)
+        videos = [FORUM_VIDEO, SEARCH_VIDEO]
+        chosen, record = choose_by_embeddings(source, "Sort the headphones by price", videos, TITLES)
+        assert chosen.trajectory_id == f"{SEARCH_VIDEO}/0-4" and chosen.length == 5
+        scores = record["video_scores"]
+        assert record["video"] == SEARCH_VIDEO and scores[SEARCH_VIDEO] > scores[FORUM_VIDEO]
+        chosen, record = choose_by_embeddings(source, "Open the history forum", videos, TITLES)
+        assert chosen.trajectory_id == f"{FORUM_VIDEO}/0-1" and record["video_trajectories"] == 2
