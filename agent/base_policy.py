@@ -108,7 +108,7 @@ class BasePolicy:
                 objective=self.task.intent,
                 url=observation.url,
                 tabs=tab_header(observation.tabs),
-                tree=observation.tree_text or "(the page shows no elements)",
+                tree=self.page_text(observation),
                 history=self.history.text(agent.history_length),
             )
         )
@@ -116,6 +116,10 @@ class BasePolicy:
         parts += self._screenshot_parts(observation)
         parts.append(block("policy_closing"))
         return [system_message(render("policy_system")), {"role": "user", "content": parts}]
+
+    def page_text(self, observation: Observation) -> str:
+        """The page as this policy renders it in its prompt; selection reads the same text through this hook."""
+        return observation.tree_text or "(the page shows no elements)"
 
     def _screenshot_parts(self, observation: Observation | None) -> list[dict[str, Any]]:
         if observation is None or observation.screenshot is None or not self.settings.agent.use_screenshot:
@@ -126,10 +130,6 @@ class BasePolicy:
         """The last `agent.history_length` steps and how each went (what selection reads)."""
         self.history.learn_outcomes(self.env)
         return self.history.text(self.settings.agent.history_length)
-
-    def page_text(self, observation: Observation) -> str:
-        """The page as this policy shows it: the environment's tree, cut to its budget."""
-        return observation.tree_text
 
     # ---- the factual-retention question ----
 

@@ -1,10 +1,12 @@
-"""The candidate trajectories stage 1 reads: every trajectory of the task's videos, or a bounded share of them.
+"""The candidate trajectories stage 1 reads: every trajectory of the task's videos (the paper), or a pre-cut share.
 
-A VideoWA tutorial can yield hundreds of trajectories, far more objectives than one
-prompt should list. When a video has more than `selection.stage1_pool_per_video`,
-FAISS ranks them by how close their objective is to the task and the current page
-(URL, title, top of the tree) and only the closest are listed. Each candidate gets a
-number, unique across videos, by which the model names it in both stages.
+By default every objective of every video of the task is listed, as the paper does.
+A video with thousands of trajectories would not fit one prompt, so a pre-cut can be
+switched on (`selection.stage1_precut`): when a video has more than
+`selection.stage1_pool_per_video`, FAISS ranks its trajectories by how close their
+objective is to the task and the current page (URL, title, top of the tree) and only
+the closest are listed; each step's record says the list was ranked. Each candidate
+gets a number, unique across videos, by which the model names it in both stages.
 """
 
 from __future__ import annotations
@@ -45,9 +47,10 @@ class CandidatePool:
 
 
 class CandidateSource:
-    def __init__(self, index: TrajectoryIndex, pool_per_video: int) -> None:
+    def __init__(self, index: TrajectoryIndex, pool_per_video: int, precut: bool = False) -> None:
         self.index = index
         self.pool_per_video = max(1, pool_per_video)
+        self.precut = precut
         self._by_video: dict[str, list[Trajectory]] = {}
 
     def trajectories(self, video_id: str) -> list[Trajectory]:
@@ -61,7 +64,7 @@ class CandidateSource:
         for video_id in video_ids:
             every = self.trajectories(video_id)
             scores: dict[str, float] = {}
-            if len(every) > self.pool_per_video:
+            if self.precut and len(every) > self.pool_per_video:
                 hits = self.index.search(query, k=self.pool_per_video, video_ids=[video_id])
                 scores = {trajectory.trajectory_id: score for trajectory, score in hits}
                 # Listed in the video's order, which reads as the tutorial unfolds; the ranking only bounds the list.

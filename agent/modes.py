@@ -1,12 +1,14 @@
 """Which material from the videos the agent is shown: the method or one of its ablations.
 
 - selection (the defaults): the trajectory two-stage selection picks before every action;
-- whole_video (--no-trajectory-selection, agent.trajectory_selection=false): the longest
-  trajectory of the most relevant video, picked once;
+- whole_video (--no-trajectory-selection, agent.trajectory_selection=false): the whole action
+  sequence (every action with its keyframe) of the video the model names once at the start;
 - transcript (--transcript-only, agent.transcript_only=true): the videos' narration, no trajectories;
 - none (--no-videos, agent.use_videos=false): nothing, the base policy.
 
-`agent.visual=false` (--no-visual) keeps the mode and drops every video image.
+`agent.visual=false` (--no-visual) keeps the mode and drops the video images from the policy's
+context; stage 2 of selection still sees each candidate's starting screen, as in the paper.
+`agent.videos_per_task` (--videos-per-task N) limits the videos a task may draw on.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
-"""Short descriptions of the current page, for selection prompts and index queries."""
+"""Short descriptions of the current page, for the pre-cut's ranking query."""
 
 from __future__ import annotations
 
-from agent.templates import render
 from evaluation.observation import Observation
 
 
@@ -18,12 +17,6 @@ def tree_head(observation: Observation, lines: int) -> str:
     if len(tree) > lines:
         head += f"\n[... {len(tree) - lines} more lines ...]"
     return head
-
-
-def page_summary(observation: Observation, lines: int) -> str:
-    """URL, title and the top of the tree: what a selection call reads about the page."""
-    title = page_title(observation)
-    return render("page_summary", url=observation.url, title=title, tree=tree_head(observation, lines))
 
 
 def ranking_query(intent: str, observation: Observation | None, lines: int = 10) -> str:

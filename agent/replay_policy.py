@@ -41,7 +41,7 @@ from agent.replay_grounding import Grounder, PageView
 from agent.replay_steps import Plan, StepPlanner
 from agent.replay_values import intent_values
 from agent.task_videos import TaskVideos, index_folder, open_index, task_videos
-from agent.whole_video import choose_whole_video
+from agent.whole_video_by_embeddings import choose_by_embeddings
 from foundation.errors import UserError
 from evaluation.ax_tree import TreeNode
 from evaluation.observation import Observation
@@ -112,7 +112,7 @@ class ReplayPolicy:
         if self.mode is Mode.SELECTION:
             self.selector.reset(self.videos.processed)  # type: ignore[union-attr]
         else:
-            self.current, self.whole_video_record = choose_whole_video(
+            self.current, self.whole_video_record = choose_by_embeddings(
                 self.source, task.intent, self.videos.processed, self.videos.titles  # type: ignore[arg-type]
             )
             self.followed.add(self.current.trajectory_id)

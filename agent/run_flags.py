@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 
 from agent.modes import demonstration_mode
+from foundation.errors import UserError
 from settings import Settings
 
 
@@ -21,10 +22,19 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--no-trajectory-selection",
         action="store_true",
-        help="show the longest trajectory of the most relevant video, chosen once (agent.trajectory_selection=false)",
+        help="show the whole action sequence of one video, chosen once by the model at the start "
+        "(agent.trajectory_selection=false)",
     )
     group.add_argument(
-        "--no-visual", action="store_true", help="demonstrations without video images (agent.visual=false)"
+        "--no-visual",
+        action="store_true",
+        help="no video images in the policy's context; selection stage 2 still sees them (agent.visual=false)",
+    )
+    group.add_argument(
+        "--videos-per-task",
+        type=int,
+        metavar="N",
+        help="use only the first N processed videos of each task, 0 = all (agent.videos_per_task)",
     )
     group.add_argument(
         "--transcript-only",
@@ -47,6 +57,10 @@ def apply_agent_arguments(args: argparse.Namespace, settings: Settings) -> None:
         agent.visual = False
     if getattr(args, "transcript_only", False):
         agent.transcript_only = True
+    if getattr(args, "videos_per_task", None) is not None:
+        if args.videos_per_task < 0:
+            raise UserError(f"--videos-per-task is {args.videos_per_task}: pass 0 (all) or more")
+        agent.videos_per_task = args.videos_per_task
     if getattr(args, "index", None):
         agent.index_dir = str(Path(args.index).expanduser())
     demonstration_mode(agent)

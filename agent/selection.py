@@ -1,14 +1,20 @@
 """Two-stage trajectory selection before every action, with the continuation check.
 
+Every stage reads the policy's own observation: the page text the policy renders
+(the `page_text` hook, so a policy with another observation, AgentOccam's refined
+tree for one, is seen as the policy sees it, within the policy's token budget) and
+the current screenshot.
+
 1. Continuation: when a trajectory was chosen at the previous step (and
    `selection.continuation` is on), the model reads the task, the page, the recent
    steps and that trajectory, and says whether it is still relevant to the next
    action. Yes: it is kept and stages 1-2 are skipped.
-2. Stage 1: the model reads only the objectives of the candidates (see
-   `candidates`), grouped by video, and picks up to `selection.candidates_per_video`
-   per video, or none.
-3. Stage 2: the model sees each pick's action list and first screenshot (no
-   screenshot with `agent.visual` off) and chooses one, or none.
+2. Stage 1: the model reads the objectives of the candidates (every trajectory of
+   the task's videos; see `candidates` for the optional pre-cut), grouped by video,
+   and picks up to `selection.candidates_per_video` per video, or none.
+3. Stage 2: the model sees each pick's action list and first screenshot and chooses
+   one, or none. `agent.visual` off (--no-visual) does not change this stage: the
+   paper removes the video's screenshots from the policy's context only.
 
 Every call goes to `selection.role` (the policy's model by default) under its own
 ledger stage (`selection_continuation`, `selection_stage1`, `selection_stage2`), so
@@ -21,15 +27,15 @@ that cannot be read means no demonstration at this step, recorded as such.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from agent.candidates import Candidate, CandidatePool, CandidateSource
 from agent.demonstration import CONTINUED, SELECTED, Demonstration, numbered_steps
 from agent.images import keyframe_data_url
-from agent.page import page_summary, ranking_query
+from agent.page import page_title, ranking_query
 from agent.selection_replies import read_choice, read_continuation, read_picks
-from agent.templates import block, render
-from evaluation.observation import Observation
+from agent.templates import block, render, text_block
+from evaluation.observation import Observation, tab_header
 from model_access.client import ModelClient
 from model_access.messages import Message, image_part
 from model_access.replies import ReplyParseError
@@ -56,15 +62,27 @@ class Selection:
     record: dict[str, Any] = field(default_factory=dict)
 
 
+PageText = Callable[[Observation], str]
+
+
+def tree_text(observation: Observation) -> str:
+    """The page text when no policy hook is given: the observation's tree as captured."""
+    return observation.tree_text or "(the page shows no elements)"
+
+
 class TwoStageSelector:
-    def __init__(self, settings: Settings, client: ModelClient, source: CandidateSource) -> None:
+    def __init__(
+        self, settings: Settings, client: ModelClient, source: CandidateSource, page_text: PageText = tree_text
+    ) -> None:
         self.settings = settings
         self.client = client
         self.source = source
+        self.page_text = page_text  # the policy's own rendering of the page
         self.role = settings.selection.role
         self.video_ids: list[str] = []
         self.titles: dict[str, str] = {}
         self.previous: Trajectory | None = None
+        self._screen: list[dict[str, Any]] = []
 
     def reset(self, video_ids: list[str], titles: dict[str, str]) -> None:
         self.video_ids, self.titles, self.previous = list(video_ids), dict(titles), None
@@ -72,11 +90,8 @@ class TwoStageSelector:
     def select(self, objective: str, observation: Observation, history: str) -> Selection:
         """The trajectory for the next action (or none) and the record of how it was decided."""
         before = self._usage()
-        context = {
-            "objective": objective,
-            "page": page_summary(observation, self.settings.selection.page_summary_lines),
-            "history": history,
-        }
+        context = {"objective": objective, "page": self._page(observation), "history": history}
+        self._screen = self._screenshot_parts(observation)
         record: dict[str, Any] = {"previous": self.previous.trajectory_id if self.previous else None}
         try:
             selection = self._decide(context, observation, record)
@@ -100,6 +115,8 @@ class TwoStageSelector:
 
         pool = self.source.pool(self.video_ids, ranking_query(context["objective"], observation))
         record["pool"] = pool.per_video
+        if self.source.precut:
+            record["precut"] = f"on: at most {self.source.pool_per_video} objectives per video, ranked by FAISS"
         record["candidates"] = [candidate.to_dict() for candidate in pool.candidates]
         if not pool.candidates:
             record.update(decision=NONE_CHOSEN, chosen=None, note="the videos have no trajectories")
@@ -128,7 +145,7 @@ class TwoStageSelector:
             demo_objective=previous.objective,
             demo_steps=numbered_steps(previous.actions),
         )
-        reply = self._chat([{"role": "user", "content": prompt}], CONTINUATION_STAGE)
+        reply = self._chat([{"role": "user", "content": [text_block(prompt), *self._screen]}], CONTINUATION_STAGE)
         return read_continuation(reply)
 
     def _ask_stage1(self, context: dict[str, str], pool: CandidatePool) -> tuple[list[Candidate], str, list[str]]:
@@ -143,7 +160,8 @@ class TwoStageSelector:
         )
         per_video = self.settings.selection.candidates_per_video
         prompt = render("select_stage1", **context, listing=listing, per_video=per_video)
-        numbers, reason = read_picks(self._chat([{"role": "user", "content": prompt}], STAGE1))
+        message = {"role": "user", "content": [text_block(prompt), *self._screen]}
+        numbers, reason = read_picks(self._chat([message], STAGE1))
         known = pool.by_number()
         picks: list[Candidate] = []
         ignored: list[str] = []
@@ -163,15 +181,14 @@ class TwoStageSelector:
 
     def _ask_stage2(self, context: dict[str, str], picks: list[Candidate]) -> tuple[Candidate | None, str]:
         agent = self.settings.agent
-        parts: list[dict[str, Any]] = [block("select_stage2", **context)]
+        parts: list[dict[str, Any]] = [block("select_stage2", **context), *self._screen]
+        parts.append(block("select_stage2_candidates"))
         for candidate in picks:
             trajectory = candidate.trajectory
             steps = numbered_steps(trajectory.actions)
             number, objective = candidate.number, trajectory.objective
             parts.append(block("select_stage2_candidate", number=number, objective=objective, steps=steps))
-            url = None
-            if agent.visual:
-                url = keyframe_data_url(trajectory.first_frame, agent.demonstration_image_max_side)
+            url = keyframe_data_url(trajectory.first_frame, agent.demonstration_image_max_side)
             if url is not None:
                 parts.append(block("select_stage2_screen", number=number))
                 parts.append(image_part(url))
@@ -184,6 +201,21 @@ class TwoStageSelector:
             offered = ", ".join(str(c.number) for c in picks)
             raise ReplyParseError(f"choice among the candidates offered ({offered}); it named {number}", str(number))
         return chosen, reason
+
+    # ---- what every stage reads about the page ----
+
+    def _page(self, observation: Observation) -> str:
+        return render(
+            "select_page",
+            url=observation.url,
+            tabs=tab_header(observation.tabs) or page_title(observation),
+            page_text=self.page_text(observation),
+        )
+
+    def _screenshot_parts(self, observation: Observation) -> list[dict[str, Any]]:
+        if observation.screenshot is None or not self.settings.agent.use_screenshot:
+            return []  # the policy does not see one either
+        return [block("select_screenshot"), image_part(observation.screenshot)]
 
     # ---- calls and their cost ----
 

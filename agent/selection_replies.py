@@ -80,3 +80,12 @@ def _number(value: Any) -> int | None:
 
 def _reason(data: dict[str, Any]) -> str:
     return " ".join(str(data.get("reason") or "").split())
+
+
+def read_video(reply: str, count: int) -> tuple[int, str]:
+    """The 1-based video number from {"video": 2, "reason": ...}, for the whole-video ablation's choice."""
+    data = _object_or_none(reply)
+    number = _number(data.get("video")) if data is not None else None
+    if number is None or not 1 <= number <= count:
+        raise ReplyParseError(f"video number between 1 and {count}", reply)
+    return number, _reason(data or {})

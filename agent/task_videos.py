@@ -52,7 +52,8 @@ class TaskVideos:
         return {"processed": self.processed, "not_processed": self.not_processed}
 
 
-def task_videos(task: Any, index: TrajectoryIndex | None, folder: Path) -> TaskVideos:
+def task_videos(task: Any, index: TrajectoryIndex | None, folder: Path, limit: int = 0) -> TaskVideos:
+    """The task's videos the agent may use; with `limit` > 0 only the first `limit` processed ones (paper Table 3)."""
     found = TaskVideos()
     known = set(index.videos()) if index is not None else set()
     for video in task.videos:
@@ -64,6 +65,8 @@ def task_videos(task: Any, index: TrajectoryIndex | None, folder: Path) -> TaskV
             found.not_processed[video] = f"video {video} not processed: {why} ({PROCESS_HINT})"
         elif not index.trajectories(video):
             found.not_processed[video] = f"video {video} was processed but gave no trajectory: nothing to show"
+        elif limit > 0 and len(found.processed) >= limit:
+            found.not_processed[video] = f"video {video} left out: agent.videos_per_task is {limit}"
         else:
             found.processed.append(video)
             record = index.video(video)

@@ -49,11 +49,13 @@ class VideoPolicy:
         if self.mode is not Mode.NONE:
             self.index = open_index(settings, Embedder(settings, self.client.ledger))
         if self.index is not None:
-            self.source = CandidateSource(self.index, settings.selection.stage1_pool_per_video)
-        if self.mode is Mode.SELECTION:
+            selection = settings.selection
+            self.source = CandidateSource(self.index, selection.stage1_pool_per_video, selection.stage1_precut)
+        if self.mode in (Mode.SELECTION, Mode.WHOLE_VIDEO):
             self.client.role_settings(settings.selection.role)  # an unconfigured role fails before any task
-            if self.source is not None:
-                self.selector = TwoStageSelector(settings, self.client, self.source)
+            if self.source is not None and self.mode is Mode.SELECTION:
+                # Selection reads the page as the policy renders it (the policy's hook, not a copy).
+                self.selector = TwoStageSelector(settings, self.client, self.source, self.base.page_text)
         self._reset_episode()
 
     def _reset_episode(self) -> None:
@@ -79,17 +81,18 @@ class VideoPolicy:
         if self.mode is Mode.NONE:
             self.note = "videos are off (agent.use_videos=false): no demonstrations"
             return
-        self.videos = task_videos(task, self.index, index_folder(self.settings))
+        self.videos = task_videos(task, self.index, index_folder(self.settings), self.settings.agent.videos_per_task)
         self.note = self.videos.reason
         if self.note is not None:
             return
         if self.mode is Mode.SELECTION:
             self.selector.reset(self.videos.processed, self.videos.titles)
         elif self.mode is Mode.WHOLE_VIDEO:
-            trajectory, self.fixed_record = choose_whole_video(
-                self.source, task.intent, self.videos.processed, self.videos.titles
-            )
-            self.fixed = Demonstration(WHOLE_VIDEO, trajectory)
+            trajectory, self.fixed_record, self.note = choose_whole_video(
+                self.client, self.settings.selection.role, self.source, task.intent, self.videos.processed,
+                self.videos.titles,
+            )  # fmt: skip
+            self.fixed = Demonstration(WHOLE_VIDEO, trajectory) if trajectory is not None else None
         else:
             self.fixed, self.note = self._transcripts()
 
@@ -121,6 +124,13 @@ class VideoPolicy:
     def episode_info(self) -> dict[str, Any]:
         """For the task record: the mode, the videos, why there were no demonstrations, what was shown when."""
         info: dict[str, Any] = {"mode": self.mode.value, "visual": self.settings.agent.visual}
+        if self.mode is Mode.SELECTION:
+            selection = self.settings.selection
+            info["stage1_precut"] = (
+                f"on: at most {selection.stage1_pool_per_video} objectives per video, FAISS-ranked"
+                if selection.stage1_precut
+                else "off: stage 1 reads every objective"
+            )
         if self.task is not None and self.task.videos:
             info["videos"] = self.videos.to_dict()
         if self.note is not None:

@@ -1,51 +1,59 @@
-"""The `--no-trajectory-selection` ablation: one demonstration per task, chosen once, without asking a model.
+"""The `--no-trajectory-selection` ablation as the paper runs it: one video's whole action sequence, chosen once.
 
-The most relevant of the task's videos is the one whose best-matching objective or
-title is closest to the task's intent (embedding cosine, through the index's FAISS
-search and its embedder); its longest trajectory stands for the whole video (it is
-the whole video when the video has no more than `processing.max_trajectory_actions`
-actions) and is shown at every step.
+At the start of a task with several processed videos, the selection model (the
+policy's model by default) reads the task and, per video, its title and the
+objectives found in it, and names the most relevant video; a task with one video
+makes no call. The video's whole action sequence (every kept action with its
+keyframe, stored in the index by process-videos) is then shown at every step.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from agent.candidates import CandidateSource
+from agent.selection_replies import read_video
+from agent.templates import render
+from model_access.client import ModelClient
+from model_access.replies import ReplyParseError
 from processing.records import Trajectory
 
-STAGE = "whole_video"  # the embedding of video titles is counted under this ledger stage
+STAGE = "whole_video"  # the choice of the video is counted under this ledger stage
+REPROCESS_HINT = "re-run process-videos into the index: indexes built before this version lack whole action lists"
 
 
-def longest(trajectories: list[Trajectory]) -> Trajectory:
-    """The longest trajectory; among equals the earliest in the video."""
-    return max(trajectories, key=lambda t: (t.length, -t.span[0], -t.span[1]))
+def ask_for_video(
+    client: ModelClient, role: str, source: CandidateSource, intent: str, video_ids: list[str], titles: dict[str, str]
+) -> tuple[str, dict[str, Any]]:
+    """The video the model names (the only one when there is one), and the record of the choice."""
+    if len(video_ids) == 1:
+        return video_ids[0], {"video": video_ids[0], "asked": "no: the task has one processed video"}
+    listing = "\n\n".join(
+        render(
+            "whole_video_listing",
+            number=n,
+            title=titles.get(video_id, video_id),
+            objectives="\n".join(f"- {t.objective}" for t in source.trajectories(video_id)) or "- (none named)",
+        )
+        for n, video_id in enumerate(video_ids, 1)
+    )
+    prompt = render("whole_video_choice", objective=intent, listing=listing)
+    reply = client.chat(role, [{"role": "user", "content": prompt}], stage=STAGE).text
+    number, reason = read_video(reply, len(video_ids))
+    video_id = video_ids[number - 1]
+    return video_id, {"video": video_id, "asked": "yes", "reason": reason}
 
 
 def choose_whole_video(
-    source: CandidateSource, intent: str, video_ids: list[str], titles: dict[str, str]
-) -> tuple[Trajectory, dict[str, Any]]:
-    """The trajectory to show at every step, and the record of how it was chosen."""
-    scores: dict[str, float] = {}
-    if len(video_ids) > 1:
-        title_vectors = source.index.embedder.encode([intent] + [titles.get(v, v) for v in video_ids], stage=STAGE)
-        title_scores = title_vectors[1:] @ title_vectors[0]
-        for video_id, title_score in zip(video_ids, title_scores):
-            hits = source.index.search(intent, k=1, video_ids=[video_id])
-            objective_score = hits[0][1] if hits else -1.0
-            scores[video_id] = round(float(max(objective_score, float(np.clip(title_score, -1, 1)))), 4)
-        video_id = max(video_ids, key=lambda v: scores[v])
-    else:
-        video_id = video_ids[0]
-    trajectories = source.trajectories(video_id)
-    chosen = longest(trajectories)
-    record = {
-        "video": video_id,
-        "video_scores": scores or "only one processed video",
-        "trajectory_id": chosen.trajectory_id,
-        "actions": chosen.length,
-        "video_trajectories": len(trajectories),
-    }
-    return chosen, record
+    client: ModelClient, role: str, source: CandidateSource, intent: str, video_ids: list[str], titles: dict[str, str]
+) -> tuple[Trajectory | None, dict[str, Any], str | None]:
+    """(the whole-video trajectory or None, the record of the choice, why there is none)."""
+    try:
+        video_id, record = ask_for_video(client, role, source, intent, video_ids, titles)
+    except ReplyParseError as exc:
+        return None, {"asked": "yes", "error": str(exc)}, f"the choice of a video could not be read ({exc})"
+    whole = source.index.whole_video(video_id)
+    if whole is None:
+        return None, record, f"video {video_id} has no stored action sequence ({REPROCESS_HINT})"
+    record.update(trajectory_id=whole.trajectory_id, actions=whole.length)
+    return whole, record, None

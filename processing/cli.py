@@ -32,7 +32,13 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     add("--workers", type=int, metavar="N", help="videos processed at once (processing.workers)")
     add("--limit", type=int, metavar="N", help="process only the first N videos")
     add("--dry-run", action="store_true", help="list the videos, what is stored and the model calls to come")
-    add("--no-action-filtering", action="store_true", help="keep all actions (processing.action_filtering=false)")
+    filtering = parser.add_mutually_exclusive_group()
+    filtering.add_argument("--no-action-filtering", action="store_true",
+                           help="keep all actions (processing.action_filtering=false); the default for "
+                           "--source videowa_tutorials, as in the paper's VideoWA runs")  # fmt: skip
+    filtering.add_argument("--action-filtering", action="store_true",
+                           help="filter actions by relevance even for --source videowa_tutorials "
+                           "(processing.action_filtering=true)")  # fmt: skip
     add("--no-trajectory-filtering", action="store_true",
         help="keep every named trajectory (processing.trajectory_filtering=false)")  # fmt: skip
     add("--labeler", metavar="NAME",
@@ -63,6 +69,12 @@ def _settings(args: argparse.Namespace) -> "Settings":
     p = settings.processing
     if getattr(args, "no_action_filtering", False):
         p.action_filtering = False
+    elif getattr(args, "action_filtering", False):
+        p.action_filtering = True
+    elif getattr(args, "source", None) == "videowa_tutorials" and p.action_filtering:
+        # One VideoWA video serves many tasks, so the paper keeps every action there (its appendix A.1).
+        p.action_filtering = False
+        print("action filtering is off for --source videowa_tutorials, as in the paper; --action-filtering turns it on")
     if getattr(args, "no_trajectory_filtering", False):
         p.trajectory_filtering = False
     if getattr(args, "labeler", None):

@@ -46,6 +46,7 @@ INDEX_VERSION = 1
 DB_NAME = "trajectories.sqlite"
 FAISS_NAME = "objectives.faiss"
 EMBED_STAGE = "index"
+WHOLE_VIDEO_KEY = "whole_video"  # in a video's stored record: its whole action sequence as one trajectory
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -121,6 +122,13 @@ class TrajectoryIndex:
             row = db.execute("SELECT source_key FROM videos WHERE video_id = ?", (video_id,)).fetchone()
         return row[0] if row else None
 
+    def whole_video(self, video_id: str) -> Trajectory | None:
+        """Every kept action of the video with its keyframe (the --no-trajectory-selection ablation), when stored."""
+        with self._db() as db:
+            row = db.execute("SELECT record FROM videos WHERE video_id = ?", (video_id,)).fetchone()
+        whole = json.loads(row[0]).get(WHOLE_VIDEO_KEY) if row else None
+        return Trajectory.from_dict(whole) if whole else None
+
     def trajectories(self, video_id: str) -> list[Trajectory]:
         with self._db() as db:
             rows = db.execute("SELECT record FROM trajectories WHERE video_id = ? ORDER BY id", (video_id,)).fetchall()
@@ -152,11 +160,23 @@ class TrajectoryIndex:
     # -- writing ----------------------------------------------------------------------------------
 
     def add_video(
-        self, video_id: str, trajectories: list[Trajectory], *, source_key: str = "", video: VideoRecord | None = None
+        self,
+        video_id: str,
+        trajectories: list[Trajectory],
+        *,
+        source_key: str = "",
+        video: VideoRecord | None = None,
+        whole_video: Trajectory | None = None,
     ) -> None:
-        """Replace the video's entries with `trajectories`, then save; the index is current when this returns."""
+        """Replace the video's entries with `trajectories`, then save; the index is current when this returns.
+
+        `whole_video` (not embedded, not searched) is the video's whole action sequence, kept for the ablation
+        that shows it instead of selected trajectories.
+        """
         vectors = self._embed([t.objective for t in trajectories]) if trajectories else None
         record = video.to_dict() if video is not None else {"video_id": video_id}
+        if whole_video is not None:
+            record[WHOLE_VIDEO_KEY] = whole_video.to_dict()
         with self._lock:
             index = self._index()  # loaded before the rows change, so a rebuild cannot see them twice
             self._replace_rows(index, video_id, trajectories, vectors, source_key, record)

@@ -36,7 +36,12 @@ from processing.plugins import Clip, create_labeler, create_objective_maker
 from processing.records import LabeledAction, Trajectory, VideoRecord
 from processing.stages import action_filtering, merging, trajectory_filtering
 from processing.stages.asking import StageStats
-from processing.stages.trajectories import build_trajectory, subsequence_count, subsequences
+from processing.stages.trajectories import (
+    build_trajectory,
+    subsequence_count,
+    subsequences,
+    whole_video_trajectory,
+)
 from processing.summary import STAGES, RunSummary, StageRun, VideoOutcome
 from settings.schema import Settings
 
@@ -213,7 +218,7 @@ class Pipeline:
             note=lambda data: f"{len(data['kept'])} kept, {len(data['dropped'])} dropped",
         )
         outcome.kept, outcome.dropped = len(checked["kept"]), len(checked["dropped"])
-        self._add_to_index(state, checked)
+        self._add_to_index(state, checked, actions)
 
     def _changed_frames(self, state: _Video) -> list[dict[str, Any]]:
         path = Path(state.record.path)
@@ -275,7 +280,14 @@ class Pipeline:
 
     def _merge(self, state: _Video, clip_data: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], StageStats]:
         clips = [Clip.from_dict(item) for item in clip_data]
-        actions, stats = merging.merge_clips(clips, self.settings, self.client, state.record.video_id)
+        actions, stats = merging.merge_clips(
+            clips,
+            self.settings,
+            self.client,
+            state.record.video_id,
+            use_model=bool(self.labeler.roles),  # a model-free labeler's single clip has nothing labeled twice
+            title=state.record.title,
+        )
         return [action.to_dict() for action in actions], stats
 
     def _filter_actions(self, state: _Video, merged: list[dict[str, Any]]) -> tuple[dict[str, Any], StageStats]:
@@ -310,12 +322,17 @@ class Pipeline:
                 "dropped": [_rebase(t, folder, relative=True).to_dict() for t in dropped]}  # fmt: skip
         return data, stats
 
-    def _add_to_index(self, state: _Video, checked: dict[str, Any]) -> None:
+    def _add_to_index(self, state: _Video, checked: dict[str, Any], actions: list[LabeledAction]) -> None:
         if self.index is None:
             return
         folder = state.files.folder
         source_key = digest(
-            {"trajectories": checked["kept"], "folder": str(folder.resolve()), "video": state.record.to_dict()}
+            {
+                "trajectories": checked["kept"],
+                "actions": [a.to_dict() for a in actions],
+                "folder": str(folder.resolve()),
+                "video": state.record.to_dict(),
+            }
         )
         if not self.recompute and self.index.source_key(state.record.video_id) == source_key:
             state.outcome.stages["index"] = StageRun(reused=True, note=f"{len(checked['kept'])} trajectories")
@@ -326,7 +343,10 @@ class Pipeline:
             raise _NotCached("index")
         started = time.perf_counter()
         trajectories = [_rebase(Trajectory.from_dict(item), folder, relative=False) for item in checked["kept"]]
-        self.index.add_video(state.record.video_id, trajectories, source_key=source_key, video=state.record)
+        whole = whole_video_trajectory(state.record, actions, state.keyframes)
+        self.index.add_video(
+            state.record.video_id, trajectories, source_key=source_key, video=state.record, whole_video=whole
+        )
         seconds = time.perf_counter() - started
         state.outcome.stages["index"] = StageRun(False, seconds, note=f"{len(trajectories)} trajectories")
         self._say(state, f"index: {len(trajectories)} trajectories added in {seconds:.1f}s")
@@ -348,8 +368,8 @@ class Pipeline:
         if "labeling" in todo:
             clips = self.labeler.estimate_calls(frames)
             calls.append(("labeling", clips, "exact" if "changed_frames" in stored else "at most"))
-            if self.labeler.roles and clips > 1:
-                calls.append(("merging", clips - 1, "at most"))
+            if self.labeler.roles:
+                calls.append(("merging", 1, "at most: none when fewer than two actions are labeled"))
         if "action_filtering" in todo and p.action_filtering:
             calls.append(("action_filtering", 1, "exact"))
         if "action_filtering" in stored:

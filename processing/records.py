@@ -46,7 +46,7 @@ class LabeledAction:
 
     kind: str  # one of ACTION_KINDS
     target: str  # the element as a person names it: "Add to Cart", "Search"
-    text: str = ""  # typed text, pressed key, chosen option or URL, where relevant
+    text: str = ""  # typed text, pressed key, chosen option, URL, or what a hover opened, where relevant
     start_frame: int = 0  # index into the video's keyframes
     end_frame: int = 0
     start_s: float = 0.0
@@ -62,6 +62,8 @@ class LabeledAction:
             return f"{self.kind} {self.text}"
         if self.kind == "select" and self.text:
             return f'select "{self.text}" in{target}'
+        if self.kind == "hover" and self.text:  # a VLM-labeled hover says what it opened (labeling.txt)
+            return f'hover{target} (opens "{self.text}")'
         return f"{self.kind}{target}"
 
     def to_dict(self) -> dict[str, Any]:

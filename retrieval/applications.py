@@ -1,8 +1,10 @@
-"""The unit YouTube is searched for: the application a task runs on, not the task itself.
+"""What YouTube is searched for: one query per task, abstracting its operation on its application.
 
-Tasks on the same sites share one application, hence one query and one set of search
-results: a hundred shopping tasks cost one search. A task given as bare text with no
-site has no known application; its own wording stands in for it (see `queries.py`).
+The paper writes a query for each task ("the agent generates queries for each task"),
+so a task's query names its application (from its sites) and the kind of operation
+the task needs, without the task's particular values (see `queries.py`). Each task
+costs one query and one search; the caches make a re-run free. A task given as bare
+text with no site has no known application; the model infers it from the task.
 """
 
 from __future__ import annotations
@@ -44,15 +46,16 @@ class RetrievalTask:
 
 @dataclass(frozen=True)
 class Application:
-    key: str  # "shopping", "gitlab+reddit", or "text:<digest>" for a task without sites
-    description: str
-    task_text: str = ""  # only for a task without sites: the query has nothing else to go on
+    """The subject of one query: a task's application and the task whose operation the query abstracts."""
+
+    key: str  # the task's key: one query and one search per task
+    description: str  # the application, from the task's sites ("not stated" for a task without sites)
+    task_text: str = ""  # the task, whose operation the query names without its particular values
 
 
 def application_of(task: RetrievalTask) -> Application:
     if not task.sites:
-        digest = hashlib.sha256(task.intent.encode()).hexdigest()[:12]
-        return Application(f"text:{digest}", "not stated; infer it from the task below", task.intent)
+        return Application(task.key, "not stated; infer it from the task below", task.intent)
     sites = sorted(set(task.sites))
     described = [SITE_DESCRIPTIONS.get(site, f"the website called {site!r}") for site in sites]
-    return Application("+".join(sites), "; and ".join(described))
+    return Application(task.key, "; and ".join(described), task.intent)

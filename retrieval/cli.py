@@ -89,23 +89,18 @@ def _dry_run(tasks: list["RetrievalTask"], settings: "Settings", out_dir: Path) 
     from retrieval.manifest import manifest_file_name
     from retrieval.youtube import PAGE_SIZE, QUOTA_UNITS
 
-    by_application: dict[str, list[RetrievalTask]] = {}
-    for task in tasks:
-        by_application.setdefault(application_of(task).key, []).append(task)
     pages = math.ceil(settings.retrieval.results_per_query / PAGE_SIZE)
-    per_application = pages * (QUOTA_UNITS["search.list"] + QUOTA_UNITS["videos.list"])
+    per_query = pages * (QUOTA_UNITS["search.list"] + QUOTA_UNITS["videos.list"])
     verify = settings.retrieval.coarse_max_videos
-    print(f"dry run: {len(tasks)} task(s) on {len(by_application)} application(s); nothing is called")
-    for key, group in by_application.items():
-        print(f"  application {key}: {len(group)} task(s)")
-        for task in group:
-            path = out_dir / manifest_file_name(task.key)
-            state = "manifest exists" if path.is_file() else "no manifest yet"
-            print(f"    {task.key}  ({state})  {task.intent[:80]!r}")
+    print(f"dry run: {len(tasks)} task(s), one query each (abstracting the task's operation); nothing is called")
+    for task in tasks:
+        path = out_dir / manifest_file_name(task.key)
+        state = "manifest exists" if path.is_file() else "no manifest yet"
+        print(f"  {task.key}  on {application_of(task).description[:60]!r}  ({state})  {task.intent[:80]!r}")
     print(
-        f"at most, with nothing cached: {len(by_application) * per_application} YouTube API units "
+        f"at most, with nothing cached: {len(tasks) * per_query} YouTube API units "
         f"({pages} search page(s) at {QUOTA_UNITS['search.list']} + {pages} details call(s) at "
-        f"{QUOTA_UNITS['videos.list']} per application), {2 * len(by_application)} query + {len(tasks)} coarse "
+        f"{QUOTA_UNITS['videos.list']} per query), {2 * len(tasks)} query + {len(tasks)} coarse "
         f"LLM calls, {verify * len(tasks)} VLM content checks, {verify * len(tasks)} downloads; "
         f"cached API responses, model replies and videos cost nothing"
     )

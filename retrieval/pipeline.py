@@ -1,8 +1,8 @@
 """Retrieval for a list of tasks: query → search → details filter → coarse selection → download →
 content check → one manifest per task.
 
-The application's query and candidates are worked out once per run and shared by its
-tasks. Each step keeps its result: API responses and model replies in their disk
+Each task's query and candidates are worked out once per run (one query per task,
+abstracting its operation, as the paper does). Each step keeps its result: API responses and model replies in their disk
 caches, videos and sampled frames as files. A second run of the same tasks therefore
 sends no API request and no model request, and an interrupted run resumes where it
 stopped. A failed API request or download is recorded in the task's manifest and the
@@ -113,7 +113,7 @@ class Retriever:
         return TaskOutcome(task, manifest, path)
 
     def application_search(self, application: Application) -> ApplicationSearch:
-        """The application's query and candidates, worked out once per run."""
+        """The task's query and candidates (keyed by the task), worked out once per run."""
         if application.key not in self._applications:
             query = generate_query(self.client, application, self.settings.retrieval.query_max_words)
             search = find_candidates(self.youtube, query.query, self.settings.retrieval) if query.query else None

@@ -1,4 +1,4 @@
-"""One YouTube query per application, written by the LLM (stage "query_generation").
+"""One YouTube query per task, abstracting its operation, written by the LLM (stage "query_generation").
 
 The query must stay under the word limit (`retrieval.query_max_words`). A longer one
 is asked for again once, with the count pointed out; if the second is still too long

@@ -177,6 +177,16 @@ class OcrLabelerSettings:
 
 
 @dataclass
+class ActionKindSettings:
+    """Action kinds kept after VLM labeling, per platform (the paper filters labeled actions by type)."""
+
+    # What a browser agent can do; a hover is kept only when its text names what it opened (a menu, a tooltip).
+    web: list[str] = field(default_factory=lambda: ["click", "type", "press", "select", "scroll", "goto", "hover"])
+    # The paper's OSWorld labeling list: click, type, right click, drag, press (scroll added: desktop pages scroll).
+    desktop: list[str] = field(default_factory=lambda: ["click", "right_click", "type", "press", "drag", "scroll"])
+
+
+@dataclass
 class ProcessingSettings:
     # 2 fps catches every UI change of a human-paced recording at a tenth of the frames.
     sample_fps: float = 2.0
@@ -214,6 +224,10 @@ class ProcessingSettings:
     filter_transcript_chars: int = 6000
     # Folder of prompt templates that replace the bundled ones (processing/prompts) file by file; "" = bundled.
     prompts_dir: str = ""
+    # Which platform the tutorials show ("web" or "desktop"): picks the kind list of `action_kinds`.
+    platform: str = "web"
+    # Action kinds kept after labeling (the VLM labeler's output only; the model-free labeler is left as it is).
+    action_kinds: ActionKindSettings = field(default_factory=ActionKindSettings)
     # Knobs of the model-free labeler (`labeler: ocr`).
     ocr_labeler: OcrLabelerSettings = field(default_factory=OcrLabelerSettings)
 
@@ -222,13 +236,15 @@ class ProcessingSettings:
 class SelectionSettings:
     # Up to 3 candidate trajectories per video in stage 1, as in the method.
     candidates_per_video: int = 3
-    # FAISS pre-ranking bound so stage 1 reads a bounded list of objectives per video.
+    # Pre-cut bound: with `stage1_precut` on, stage 1 lists only this many objectives per video (FAISS-ranked).
     stage1_pool_per_video: int = 40
+    # Off: stage 1 reads every objective, as in the paper; on for videos with thousands of trajectories.
+    stage1_precut: bool = False
     # Ask first whether the previous step's trajectory still applies.
     continuation: bool = True
     # Selection is part of the policy, so it asks the policy's model; name another role (llm, vlm) to split them.
     role: str = "policy"
-    # Lines of the accessibility tree shown as the page summary: enough to tell pages apart, far fewer tokens.
+    # No longer read: selection prompts get the policy's whole page text; kept so older config files still load.
     page_summary_lines: int = 30
 
 
@@ -270,6 +286,8 @@ class AgentSettings:
     # When an episode ends early: "consecutive" (the same action max_repeated_actions times in a row,
     # no answer) or "videowa" (the reference runner's rules, answering "Early stop: <reason>").
     early_stop: str = "consecutive"
+    # Videos of a task the agent may draw on, in the task's order; 0 = all (paper Table 3 compares 1 with all).
+    videos_per_task: int = 0
 
 
 @dataclass

@@ -15,6 +15,7 @@ from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from model_access.client import ChatRequest, ChatResult, ModelClient
 from model_access.messages import assistant_message, user_message
+from model_access.replies import strip_thinking
 from processing.templates import render, template_text
 from settings.schema import ProcessingSettings, Settings
 
@@ -130,3 +131,18 @@ def _retry_request(
     reminder = render(REMINDER_TEMPLATE, settings, problem=problem)
     messages = [*request.messages, assistant_message(result.text), user_message(reminder)]
     return ChatRequest(request.role, messages, request.stage, dict(request.params), request.use_cache)
+
+
+def after_heading(reply: str, heading: str) -> str:
+    """The part of a reply after its last line starting with `heading` (the answer after the reasoning).
+
+    The stage prompts ask for a reasoning section, then a heading, then the JSON; reasoning may quote
+    brackets or even JSON, so the answer is read from after the heading. A reply without it is read whole.
+    """
+    text = strip_thinking(reply)
+    lines = text.splitlines()
+    for n in range(len(lines) - 1, -1, -1):
+        if lines[n].strip().lstrip("#* ").upper().startswith(heading.upper()):
+            rest = lines[n].strip().lstrip("#* ")[len(heading) :]
+            return "\n".join([rest, *lines[n + 1 :]])
+    return text

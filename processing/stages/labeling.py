@@ -4,7 +4,12 @@ Clips hold `clip_frames` keyframes (20) and consecutive clips share `clip_overla
 of them (3), so an action at a border is seen whole in at least one clip; the merge
 stage then removes the ones seen twice. Each request carries the prompt and the
 clip's frames, each after a "Frame N:" line with its index among the video's
-keyframes; the reply is a JSON list of actions whose frame numbers are those indices.
+keyframes. The reply reasons first (REASONING:), then gives a JSON list of actions whose
+frame numbers are those indices after an ACTIONS: heading; the list is read from after it.
+
+Then the kind filter (the paper filters labeled actions by type): only the kinds of
+`processing.action_kinds.<platform>` are kept, and a hover only when its text names
+what it opened (a hover with no result is pointer travel, not an action).
 """
 
 from __future__ import annotations
@@ -18,13 +23,14 @@ from model_access.replies import ReplyParseError, extract_json_list
 from processing.changed_frames import KeyFrame
 from processing.plugins import Clip
 from processing.records import LabeledAction, VideoRecord
-from processing.stages.asking import StageStats, ask_parsed, prompt_identity, role_identity
+from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.frames import model_image
 from processing.templates import render
 from settings.schema import ProcessingSettings, Settings
 
 STAGE = "labeling"
 TEMPLATE = "labeling"
+ANSWER_HEADING = "ACTIONS:"
 
 # Spellings models use for the kinds in records.ACTION_KINDS.
 _KIND_ALIASES = {
@@ -76,7 +82,7 @@ def normalise_kind(raw: object) -> str:
 
 def parse_actions(reply: str, first: int, last: int, keyframes: list[KeyFrame]) -> list[LabeledAction]:
     """The actions in a labeling reply, frame numbers kept inside the clip, in time order."""
-    items = extract_json_list(reply)
+    items = extract_json_list(after_heading(reply, ANSWER_HEADING))
     actions: list[LabeledAction] = []
     for item in items:
         if not isinstance(item, dict):
@@ -103,6 +109,19 @@ def parse_actions(reply: str, first: int, last: int, keyframes: list[KeyFrame]) 
         raise ReplyParseError("action with a type", reply)
     actions.sort(key=lambda action: (action.start_frame, action.end_frame))
     return actions
+
+
+def kept_kinds(settings: ProcessingSettings) -> list[str]:
+    """The kind list of the configured platform; an unknown platform is a one-line error."""
+    kinds = getattr(settings.action_kinds, settings.platform, None)
+    if not isinstance(kinds, list):
+        raise UserError(f"processing.platform is {settings.platform!r}: use web or desktop")
+    return [normalise_kind(kind) for kind in kinds]
+
+
+def keep_kinds(actions: list[LabeledAction], kinds: list[str]) -> list[LabeledAction]:
+    """The actions of the kept kinds; a hover only when its text says what it opened."""
+    return [a for a in actions if a.kind in kinds and (a.kind != "hover" or a.text.strip())]
 
 
 def _frame(value: object, default: int, first: int, last: int) -> int:
@@ -134,6 +153,7 @@ class VlmLabeler:
             "clip_frames": p.clip_frames,
             "clip_overlap": p.clip_overlap,
             "model_image_max_side": p.model_image_max_side,
+            "kept_kinds": kept_kinds(p),
             "prompts": prompt_identity(p, TEMPLATE),
             "model": role_identity(self.settings, "vlm"),
         }
@@ -150,10 +170,11 @@ class VlmLabeler:
         ranges = self.clips(len(keyframes))
         requests = [ChatRequest("vlm", [self._message(video, keyframes, first, last)], STAGE) for first, last in ranges]
         labels = [f"{video.video_id} frames {first}-{last}" for first, last in ranges]
+        kinds = kept_kinds(self.processing)
 
         def parse(i: int, reply: str) -> list[LabeledAction]:
             first, last = ranges[i]
-            return parse_actions(reply, first, last, keyframes)
+            return keep_kinds(parse_actions(reply, first, last, keyframes), kinds)
 
         outcome = ask_parsed(client, requests, parse, self.processing, labels)
         clips = [Clip(first, last, actions) for (first, last), actions in zip(ranges, outcome.values)]

@@ -21,14 +21,15 @@ from model_access.messages import image_part, text_part
 from model_access.replies import ReplyParseError, extract_json_object, strip_thinking
 from processing.changed_frames import KeyFrame
 from processing.records import LabeledAction, Trajectory, VideoRecord
-from processing.stages.asking import StageStats, ask_parsed, prompt_identity, role_identity
+from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.frames import model_image
 from processing.templates import render
 from settings.schema import Settings
 
 STAGE = "trajectories"
 TEMPLATE = "trajectory"
-_NONE_WORDS = {"", "none", "null", "no objective", "n/a"}
+_NONE_WORDS = {"", "none", "null", "no objective", "n/a", "no task"}
+ANSWER_HEADING = "OBJECTIVE:"
 
 
 def subsequences(action_count: int, max_actions: int) -> list[tuple[int, int]]:
@@ -50,7 +51,7 @@ def parse_objective(reply: str) -> str | None:
     """The objective named by a reply, or None for "none"; a reply without the field is unreadable."""
     if strip_thinking(reply).strip().strip("`\"'. ").lower() in _NONE_WORDS:
         return None
-    data = extract_json_object(reply)
+    data = extract_json_object(after_heading(reply, ANSWER_HEADING))
     if "objective" not in data:
         raise ReplyParseError('"objective" field', reply)
     value = data["objective"]
@@ -89,6 +90,25 @@ def build_trajectory(
         span=(i, j),
         objective_source=source,
     )
+
+
+WHOLE_VIDEO_SOURCE = "whole_video"
+
+
+def whole_video_trajectory(
+    video: VideoRecord, actions: list[LabeledAction], keyframes: list[KeyFrame]
+) -> Trajectory | None:
+    """Every action of the video, each with its keyframe, as one trajectory named by the video's title.
+
+    The `--no-trajectory-selection` ablation shows this (the paper prepends the whole video's actions).
+    """
+    if not actions:
+        return None
+    whole = build_trajectory(
+        video.video_id, actions, keyframes, (0, len(actions) - 1), video.title or video.video_id, WHOLE_VIDEO_SOURCE
+    )
+    whole.trajectory_id = f"{video.video_id}/whole"
+    return whole
 
 
 def two_frame_message(prompt: str, before: KeyFrame, after: KeyFrame, settings: Settings) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """Trajectory filtering: a VLM checks each named trajectory against its objective.
 
 One call per trajectory. The VLM sees the objective, the steps and the frames
-before and after them, and judges alignment, coherence, naturalness and the absence
-of extra steps; a trajectory is kept only when all four hold. The verdicts and the
+before and after them, reasons first, then judges (after a JUDGMENT: heading)
+alignment, coherence, naturalness, no extra steps, no backtracking and no overly
+complex route (the paper's four criteria, its "reasonableness" split in three); a
+trajectory is kept only when all six hold. The verdicts and the
 reason are kept in `Trajectory.checks`. A reply unreadable twice drops the
 trajectory: it was never confirmed (and is counted as skipped).
 Off with `--no-trajectory-filtering` (processing.trajectory_filtering=false): every
@@ -18,14 +20,15 @@ from model_access.client import ChatRequest, ModelClient
 from model_access.replies import ReplyParseError, extract_json_object
 from processing.changed_frames import KeyFrame
 from processing.records import Trajectory
-from processing.stages.asking import StageStats, ask_parsed, prompt_identity, role_identity
+from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.trajectories import format_steps, frames_around, two_frame_message
 from processing.templates import render
 from settings.schema import Settings
 
 STAGE = "trajectory_filtering"
 TEMPLATE = "trajectory_check"
-CHECKS = ("aligned", "coherent", "natural", "no_extra_steps")
+CHECKS = ("aligned", "coherent", "natural", "no_extra_steps", "no_backtracking", "not_overly_complex")
+ANSWER_HEADING = "JUDGMENT:"
 
 
 def identity(settings: Settings) -> dict[str, Any]:
@@ -41,8 +44,8 @@ def identity(settings: Settings) -> dict[str, Any]:
 
 
 def parse_checks(reply: str) -> dict[str, Any]:
-    """The four verdicts (booleans) and the reason; a reply missing a verdict is unreadable."""
-    data = extract_json_object(reply)
+    """The six verdicts (booleans) and the reason; a reply missing a verdict is unreadable."""
+    data = extract_json_object(after_heading(reply, ANSWER_HEADING))
     checks: dict[str, Any] = {}
     for name in CHECKS:
         value = data.get(name)

@@ -13,7 +13,7 @@ from cli.main import main
 from tests.agent.world import (
     CONTINUATION,
     DEMONSTRATION,
-    LONGEST_OBJECTIVE,
+    SEARCH_ACTIONS,
     NARRATION,
     POLICY,
     SEARCH_TRANSCRIPT,
@@ -88,26 +88,34 @@ def test_no_videos_sends_no_demonstration_and_makes_no_selection_call(no_videos)
     assert first["demonstration"] is None and "videos are off" in first["reason"]
 
 
-def test_no_trajectory_selection_shows_the_same_whole_video_trajectory_at_every_step(whole_video) -> None:
+def test_no_trajectory_selection_shows_every_action_of_the_video_at_every_step(whole_video) -> None:
     policy = _policy_requests(whole_video)
-    assert len(policy) == 3 and not SELECTION_KINDS & {request.kind for request in whole_video.requests}
+    # one video: nothing to choose, so no call besides the policy's
+    assert [request.kind for request in whole_video.requests] == ["policy"] * 3
     sections = {_demonstration_section(request.text) for request in policy}
-    assert len(sections) == 1 and LONGEST_OBJECTIVE in sections.pop()
+    assert len(sections) == 1
     for request in policy:
-        assert request.images == ["jpeg"] * 5 + ["png"]  # every step of the longest trajectory, then the page
+        shown = request.text.split(DEMONSTRATION, 1)[1]
+        for number, labeled in enumerate(SEARCH_ACTIONS, 1):
+            assert f"{number}. {labeled.describe()}" in shown  # the whole action sequence, in order
+    for request in policy:
+        assert request.images == ["jpeg"] * len(SEARCH_ACTIONS) + ["png"]  # every action's keyframe, then the page
     recorded = steps(whole_video.out, 1)
-    assert {step["extra"]["demonstration"]["trajectory_id"] for step in recorded} == {"shop_search_sort/0-4"}
+    assert {step["extra"]["demonstration"]["trajectory_id"] for step in recorded} == {"shop_search_sort/whole"}
     assert all(step["extra"]["demonstration"]["how"] == "whole_video" for step in recorded)
-    assert recorded[0]["extra"]["whole_video_choice"]["trajectory_id"] == "shop_search_sort/0-4"
+    choice_record = recorded[0]["extra"]["whole_video_choice"]
+    assert choice_record["trajectory_id"] == "shop_search_sort/whole" and choice_record["actions"] == 5
     assert record(whole_video.out, 1)["policy_info"]["mode"] == "whole_video"
 
 
-def test_no_visual_sends_no_image_from_the_video(no_visual) -> None:
+def test_no_visual_sends_no_video_image_to_the_policy_but_stage_2_still_sees_them(no_visual) -> None:
     kinds = [request.kind for request in no_visual.requests]
     assert kinds == ["stage1", "stage2", "policy", "continuation", "policy"]
     for request in no_visual.requests:
-        assert "jpeg" not in request.images
-        assert request.images == (["png"] if request.kind == "policy" else [])
+        if request.kind == "stage2":  # the page, then the starting screen of each of the two picks
+            assert request.images == ["png", "jpeg", "jpeg"]
+        else:  # the policy and the other selection calls: the current page only
+            assert request.images == ["png"]
     policy = _policy_requests(no_visual)
     assert all(DEMONSTRATION in request.text for request in policy)  # objective and actions still shown
     shown = steps(no_visual.out, 1)[0]["extra"]["demonstration"]

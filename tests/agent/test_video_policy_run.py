@@ -24,6 +24,7 @@ from tests.agent.world import (
     INTERMEDIATE,
     POLICY,
     SEARCH_ACTIONS,
+    SEARCH_SPANS,
     STAGE1,
     STAGE2,
     about,
@@ -79,7 +80,8 @@ def _rules() -> list[dict]:
 @pytest.fixture(scope="module")
 def method_run(run_agent, sandbox):
     sandbox.reset()
-    run = run_agent(_rules(), "1,6,20,37", "--max-steps", "4", "--set", f"selection.stage1_pool_per_video={POOL}")
+    run = run_agent(_rules(), "1,6,20,37", "--max-steps", "4", "--set", f"selection.stage1_pool_per_video={POOL}",
+                    "--set", "selection.stage1_precut=true")  # fmt: skip
     assert run.exit_code == 0, run.stdout
     return run
 
@@ -118,12 +120,13 @@ def test_every_step_records_its_selection_and_continuation_skips_stages_1_and_2(
     assert last["stage1"]["picks"] == [4, 3, 2]
     assert last["stage1"]["ignored"] == ["1: more than 3 from video shop_search_sort"]
     assert last["chosen"] == {c["number"]: c for c in last["candidates"]}[4]["trajectory_id"]
-    # what each step's selection cost: 2 calls and the first screens of the two picks; then one call
-    assert first["usage"]["calls"] == 2 and first["usage"]["images"] == 2 and first["usage"]["embedded_texts"] == 1
-    assert kept["usage"]["calls"] == 1 and kept["usage"]["images"] == 0
+    # what each step's selection cost: 2 calls, each with the current screenshot, and the first screens of the
+    # two picks; then one call with the screenshot
+    assert first["usage"]["calls"] == 2 and first["usage"]["images"] == 4 and first["usage"]["embedded_texts"] == 1
+    assert kept["usage"]["calls"] == 1 and kept["usage"]["images"] == 1
 
 
-def test_stage_1_lists_a_bounded_pool_ranked_by_faiss(method_run) -> None:
+def test_with_the_precut_on_stage_1_lists_a_bounded_pool_ranked_by_faiss(method_run) -> None:
     stage1 = [request for request in method_run.requests if request.kind == "stage1"]
     assert stage1
     for request in stage1:
@@ -133,6 +136,8 @@ def test_stage_1_lists_a_bounded_pool_ranked_by_faiss(method_run) -> None:
         assert [len(objectives) for objectives in stage1_listing(request).values()] == [POOL]
     first = steps(method_run.out, 1)[0]["extra"]["selection"]
     assert first["pool"] == {"shop_search_sort": {"trajectories": 7, "listed": POOL, "ranked": True}}
+    assert first["precut"].startswith(f"on: at most {POOL} objectives")
+    assert record(method_run.out, 1)["policy_info"]["stage1_precut"].startswith("on:")
     assert all(isinstance(c["score"], float) for c in first["candidates"])
 
 
@@ -207,3 +212,38 @@ def test_the_summary_reports_selection_cost_per_step_beside_the_policys(method_r
     assert rows["selection_stage2"]["images"] > 0 and rows["policy"]["images"] > 1  # keyframes plus screenshots
     assert "policy model cost per step (10 steps)" in method_run.stdout
     assert "selection (all)" in method_run.stdout
+
+
+@pytest.fixture(scope="module")
+def sighted_run(run_agent, sandbox):
+    """Task 1, one step, default settings: no pre-cut, so stage 1 lists every objective."""
+    sandbox.reset()
+    rules = [
+        *rules_for(TASK1, STAGE1, [picks(1, 7)]),
+        *rules_for(TASK1, STAGE2, [choice(7)]),
+        *rules_for(TASK1, POLICY, [action("stop [$13.49]")]),
+    ]
+    run = run_agent(rules, "1", "--max-steps", "1")
+    assert run.exit_code == 0, run.stdout
+    return run
+
+
+def _tree(policy_text: str) -> str:
+    return policy_text.split("ACCESSIBILITY TREE OF THE PAGE IN VIEW:\n", 1)[1].split("\n\nYOUR PREVIOUS STEPS", 1)[0]
+
+
+def test_selection_reads_the_policys_page_text_its_screenshot_and_every_objective(sighted_run) -> None:
+    assert _kinds(sighted_run.requests) == ["stage1", "stage2", "policy"]
+    stage1, stage2, policy = sighted_run.requests
+    tree = _tree(policy.text)
+    assert len(tree.splitlines()) > 30  # more than the old 30-line summary, the policy's whole page text
+    for request in (stage1, stage2):
+        assert tree in request.text and "URL: http" in request.text
+        assert request.images[0] == "png"  # the current screenshot, before any video image
+    assert stage2.images == ["png", "jpeg", "jpeg"]  # the page, then the starting screens of the two picks
+    listed = stage1_listing(stage1)
+    assert [len(objectives) for objectives in listed.values()] == [len(SEARCH_SPANS)]  # every objective, no pre-cut
+    selection = steps(sighted_run.out, 1)[0]["extra"]["selection"]
+    assert selection["pool"] == {"shop_search_sort": {"trajectories": 7, "listed": 7, "ranked": False}}
+    assert "precut" not in selection
+    assert record(sighted_run.out, 1)["policy_info"]["stage1_precut"] == "off: stage 1 reads every objective"

@@ -59,13 +59,15 @@ FORUM_SPANS = [(0, 0, "Open the list of forums"), (0, 1, "Open the history forum
 # Markers of each prompt kind (sentences of the agent's templates).
 POLICY = "Reason about the next action, then give it alone in a fenced block."
 CONTINUATION = "Decide whether it should keep following that demonstration."
-STAGE1 = "Decide which of them could help with the agent's next action, by their objectives alone."
+STAGE1 = "Decide which of them could help with the agent's next action, by their objectives."
 STAGE2 = "Choose the one that helps most, or none."
 INTERMEDIATE = "Now answer a question about the tutorial video"
+WHOLE_VIDEO_CHOICE = "the agent will follow exactly one of them, as a whole"
 DEMONSTRATION = "DEMONSTRATION FROM A TUTORIAL VIDEO"
 NARRATION = "NARRATION OF A TUTORIAL VIDEO"
 KINDS = {
-    POLICY: "policy", CONTINUATION: "continuation", STAGE1: "stage1", STAGE2: "stage2", INTERMEDIATE: "intermediate"
+    POLICY: "policy", CONTINUATION: "continuation", STAGE1: "stage1", STAGE2: "stage2", INTERMEDIATE: "intermediate",
+    WHOLE_VIDEO_CHOICE: "whole_video_choice",
 }
 
 
@@ -121,7 +123,10 @@ def build_index(folder: Path, server_url: str) -> Path:
             for n in range(len(actions) + 1)
         ]
         record = VideoRecord(video_id, f"/videos/{video_id}.mp4", "sandbox", title=title, transcript=transcript)
-        index.add_video(video_id, _trajectories(video_id, actions, spans, frames), source_key="test", video=record)
+        whole = _trajectories(video_id, actions, [(0, len(actions) - 1, title)], frames)[0]
+        whole.trajectory_id = f"{video_id}/whole"
+        trajectories = _trajectories(video_id, actions, spans, frames)
+        index.add_video(video_id, trajectories, source_key="test", video=record, whole_video=whole)
     return folder / "index"
 
 
@@ -196,7 +201,7 @@ def about(requests: list[Request], intent_words: str) -> list[Request]:
 def stage1_listing(request: Request) -> dict[str, list[str]]:
     """Video title -> the objectives a stage-1 prompt listed for it."""
     listing = request.text.split("OBJECTIVES OF THE AVAILABLE DEMONSTRATIONS, BY VIDEO:", 1)[1]
-    listing = listing.split("Pick the demonstrations", 1)[0]
+    listing = listing.split("Work in three steps", 1)[0]
     videos: dict[str, list[str]] = {}
     current = None
     for line in listing.splitlines():

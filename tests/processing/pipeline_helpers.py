@@ -17,6 +17,7 @@ from typing import Any
 
 from tests.processing.make_videos import Script
 
+from processing.stages.trajectory_filtering import CHECKS
 from settings import Settings, load_settings
 
 ACTIONS_PER_FRAME = 3
@@ -99,24 +100,50 @@ def labeling_rules(title: str) -> list[dict[str, Any]]:
     return rules
 
 
-def merge_reply() -> str:
-    """Every border of the test layout shares CLIP_OVERLAP frames, listed in the same order on both sides."""
-    pairs = [[f"A{n}", f"B{n}"] for n in range(1, CLIP_OVERLAP * ACTIONS_PER_FRAME + 1)]
-    return fenced({"duplicates": pairs})
+def merge_rules() -> list[dict[str, Any]]:
+    """One merging rule per possible action list: the actions labeled twice in shared frames, grouped by id.
+
+    The merge prompt lists every action of the video sorted by frame (a clip's order kept), so for a video of
+    K keyframes the list and its duplicate groups are known; its length and first frame name the layout. The
+    layouts with the first clip's reply skipped (unreadable) are covered too.
+    """
+    from processing.stages.labeling import clip_ranges
+
+    rules = []
+    for frames in range(1, MAX_FRAMES + 1):
+        ranges = clip_ranges(frames, CLIP_FRAMES, CLIP_OVERLAP)
+        for skipped in (0, 1) if len(ranges) > 1 else (0,):
+            entries = [
+                (frame, clip, letter)
+                for clip, (first, last) in enumerate(ranges)
+                if clip >= skipped
+                for frame in range(first, last + 1)
+                for letter in LETTERS[:ACTIONS_PER_FRAME]
+            ]
+            entries.sort(key=lambda entry: entry[0])  # stable: clip order within a frame
+            ids: dict[tuple[int, str], list[int]] = {}
+            for n, (frame, _, letter) in enumerate(entries):
+                ids.setdefault((frame, letter), []).append(n)
+            groups = [{"original_action_ids": group} for group in ids.values() if len(group) > 1]
+            reply = fenced(groups, "REASONING:\nThe shared frames list each click twice.\nMERGED ACTIONS:")
+            first = entries[0][0]
+            pattern = rf'There are {len(entries)} actions \(ids 0 to \d+\):\n0\. click "\w+ item {first}-a"'
+            rules.append({"regex": pattern, "reply": reply})
+    return rules
 
 
-CHECK_MARKER = "Judge four things"
+CHECK_MARKER = "Judge six things"
 TRAJECTORY_MARKER = "Do these steps, taken together"
 MERGE_MARKER = "may have been written down twice"
 FILTER_MARKER = "Decide which actions are part of"
-LABEL_MARKER = "Write down every action"
+LABEL_MARKER = "Work out from the changes between frames"
 REMINDER_MARKER = "Your reply could not be read"
 
 
 def pipeline_script(extra_rules: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The whole SCRIPTED model: `extra_rules` are tried first."""
     rules: list[dict[str, Any]] = list(extra_rules or [])
-    passed = {"aligned": True, "coherent": True, "natural": True, "no_extra_steps": True, "reason": "scripted pass"}
+    passed = {name: True for name in CHECKS} | {"reason": "scripted pass"}
     failed = {**passed, "natural": False, "reason": "scripted fail"}
     rules.append({"contains": f"Objective: {FAILS_CHECK}\n", "reply": fenced(failed)})
     rules.append({"contains": CHECK_MARKER, "reply": fenced(passed)})
@@ -124,7 +151,7 @@ def pipeline_script(extra_rules: list[dict[str, Any]] | None = None) -> dict[str
         steps = step_list(targets_between(title, first, last))
         rules.append({"contains": steps, "regex": TRAJECTORY_MARKER, "reply": fenced({"objective": objective})})
     rules.append({"contains": TRAJECTORY_MARKER, "reply": fenced({"objective": None}, "No single objective.")})
-    rules.append({"contains": MERGE_MARKER, "reply": merge_reply()})
+    rules += merge_rules()
     rules.append({"contains": FILTER_MARKER, "reply": fenced({"relevant": list(range(1, 3 * MAX_FRAMES + 1))})})
     for title in TITLES:
         rules += labeling_rules(title)

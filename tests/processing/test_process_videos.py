@@ -117,7 +117,7 @@ def test_each_stage_makes_the_calls_the_method_prescribes(first_run):
     assert actions["search_tutorial"] > 15, "the 15-action cap must matter for this test"
     clips = {video: clip_count(frames[video]) for video in VIDEO_IDS}
     assert requests["labeling"] == sum(clips.values())
-    assert requests["merging"] == sum(n - 1 for n in clips.values())  # one call per border with candidates
+    assert requests["merging"] == len(VIDEO_IDS)  # one call per video, reading its whole action list
     assert requests["action_filtering"] == 2
     assert requests["trajectories"] == sum(spans_up_to(n, 15) for n in actions.values())
     assert requests["trajectory_filtering"] == len(NAMED)  # one per named objective
@@ -168,7 +168,7 @@ def test_an_edited_labeling_prompt_reruns_labeling_only(copied_run, tmp_path):
     prompts = tmp_path / "prompts"
     prompts.mkdir()
     text = (BUNDLED_DIR / "labeling.txt").read_text()
-    (prompts / "labeling.txt").write_text(text.replace("Report only what", "Be precise. Report only what"))
+    (prompts / "labeling.txt").write_text(text.replace("Rules:", "Be precise. Rules:"))
     settings.processing.prompts_dir = str(prompts)
     code, _, _ = process(settings, "--source", "dir", "--videos", str(videos))
     assert code == 0
@@ -228,3 +228,13 @@ def test_index_inspect_writes_a_gallery_of_the_trajectories(first_run, tmp_path)
 
     code, _, err = run_cli("index", "inspect", "--index", str(first_run.settings.paths.index_dir), "--video", "nope")
     assert code == 2 and "not in the index" in err
+
+
+def test_the_index_keeps_each_videos_whole_action_list_for_the_whole_video_ablation(first_run):
+    index = TrajectoryIndex.load(first_run.settings.paths.index_dir, first_run.settings)
+    for video in VIDEO_IDS:
+        whole = index.whole_video(video)
+        assert whole is not None and whole.trajectory_id == f"{video}/whole"
+        assert whole.length == video_summary(first_run.summary, video)["actions"]  # every kept action
+        assert len(whole.step_keyframes) == whole.length and all(Path(p).is_file() for p in whole.step_keyframes)
+        assert whole not in index.trajectories(video)  # not a selectable trajectory, not searched

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from tests.processing.pipeline_helpers import (
     FILTER_MARKER,
+    chat_requests_by_stage,
     pipeline_settings,
     process,
     read_summary,
@@ -73,9 +74,12 @@ def test_videowa_tutorials_processes_the_named_videos_and_reports_a_missing_one(
 
     code, out, _ = process(
         settings, "--source", "videowa_tutorials", "--videos", str(folder), "--tasks", str(tasks),
-        "--no-action-filtering",
     )  # fmt: skip
     assert code == 1
+    # VideoWA runs keep every action by default, as in the paper; said once, and no filtering call is made
+    assert out.splitlines()[0].startswith("action filtering is off for --source videowa_tutorials")
+    assert "action_filtering" not in chat_requests_by_stage(server)
+    out = "\n".join(out.splitlines()[1:])
     reason = (
         f"video missing_video not found in {folder} (looked for missing_video.mov, missing_video.mp4); "
         f"download the VideoWA tutorial videos (see docs/processing.md) into {folder}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from foundation.errors import UserError
@@ -69,9 +71,14 @@ def test_objective_and_check_replies():
     assert parse_objective("None.") is None
     with pytest.raises(ReplyParseError):
         parse_objective('{"goal": "Sort by price"}')
-    reply = '{"aligned": "yes", "coherent": true, "natural": true, "no_extra_steps": false, "reason": "x"}'
+    reasoned = 'REASONING:\nA form is filled, never sent: {"objective": "x"}.\nOBJECTIVE:\n{"objective": null}'
+    assert parse_objective(reasoned) is None
+    verdicts = '"aligned": "yes", "coherent": true, "natural": true, "no_extra_steps": false, "no_backtracking": true'
+    verdicts += ', "not_overly_complex": true, "reason": "x"'
+    reply = 'REASONING:\nStep 2 is not needed {"aligned": false}.\nJUDGMENT:\n{' + verdicts + "}"
     checks = parse_checks(reply)
-    assert checks == {"aligned": True, "coherent": True, "natural": True, "no_extra_steps": False, "reason": "x"}
+    assert checks == {"aligned": True, "coherent": True, "natural": True, "no_extra_steps": False,
+                      "no_backtracking": True, "not_overly_complex": True, "reason": "x"}  # fmt: skip
     with pytest.raises(ReplyParseError):
         parse_checks('{"aligned": true}')
     assert parse_relevant('{"relevant": [3, 1, 1, 99, "x"]}', 4) == [0, 2]
@@ -82,29 +89,35 @@ def _action(kind: str, target: str, start: int, end: int, text: str = "") -> Lab
     return LabeledAction(kind, target, text, start, end, start * 0.5, end * 0.5)
 
 
-def test_merging_asks_only_about_border_actions_and_joins_each_pair(tmp_path, scripted_model):
-    pairs = {"contains": "may have been written down twice", "reply": '{"duplicates": [["A1", "B1"]]}'}
-    server = scripted_model([pairs])
+def test_merging_reads_the_whole_list_and_joins_groups_of_one_kind(tmp_path, scripted_model):
+    groups = [
+        {"original_action_ids": [1, 2, 4], "type": "type", "text": "wireless mouse"},  # a typing in three pieces
+        {"original_action_ids": [0, 3]},  # a click and a press: different kinds, ignored and reported
+    ]
+    reply = {"contains": "may have been written down twice", "reply": "MERGED ACTIONS:\n" + json.dumps(groups)}
+    server = scripted_model([reply])
     settings = load_settings()
     settings.paths.cache_dir = tmp_path / "cache"
     settings.models.llm.base_url, settings.models.llm.model = server.base_url, "scripted-llm"
     clips = [
         Clip(0, 19, [_action("click", "Search", 2, 3), _action("type", "Search", 18, 19, "wirel")]),
-        Clip(17, 36, [_action("type", "Search", 18, 20, "wireless mouse"), _action("press", "", 25, 25, "Enter")]),
-        Clip(34, 39, [_action("click", "Result 1", 38, 39)]),  # nothing in frames 34-36 on either side
+        Clip(17, 36, [_action("type", "Search", 19, 20, "wireless m"), _action("press", "", 25, 25, "Enter")]),
+        Clip(34, 39, [_action("type", "Search", 35, 36, "ouse")]),
     ]
     with ModelClient(settings) as client:
         actions, stats = merge_clips(clips, settings, client, "video")
-    assert stats.calls == 1 and len(server.requests()) == 1  # the second border has no candidate
+        unmerged, none = merge_clips(clips, settings, client, "video", use_model=False)
+    assert stats.calls == 1 and len(server.requests()) == 1  # one call for the whole video
     asked = prompt_text(server.requests()[0]["body"]["messages"])
-    assert 'A1. type "wirel" into "Search" (frames 18-19)\n\n' in asked  # the click at frame 2 is not asked about
-    assert 'B1. type "wireless mouse" into "Search" (frames 18-20)\n\n' in asked and "Enter" not in asked
+    assert "There are 5 actions (ids 0 to 4)" in asked and '3. press Enter (frame 25)' in asked
     assert [(a.kind, a.text, a.start_frame, a.end_frame) for a in actions] == [
         ("click", "", 2, 3),
-        ("type", "wireless mouse", 18, 20),
+        ("type", "wireless mouse", 18, 36),
         ("press", "Enter", 25, 25),
-        ("click", "", 38, 39),
     ]
+    assert any("different kinds" in line for line in stats.problems)
+    # A model-free labeler's actions pass through, in time order, with no call.
+    assert none.calls == 0 and len(unmerged) == 5 and len(server.requests()) == 1
 
 
 def test_stage_keys_change_with_inputs_and_identity_and_stored_stages_match_their_key(tmp_path):

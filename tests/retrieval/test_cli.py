@@ -53,7 +53,7 @@ def test_an_unconfigured_model_role_stops_before_any_work(settings, tmp_path, mo
     assert not (settings.paths.cache_dir / "retrieval").exists()
 
 
-def test_dry_run_lists_tasks_by_application_and_calls_nothing(settings, tmp_path, monkeypatch, capsys):
+def test_dry_run_lists_one_query_per_task_and_calls_nothing(settings, tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("YOUTUBE_API_KEY", raising=False)
     tasks = write_tasks(
         tmp_path / "tasks.json",
@@ -67,9 +67,9 @@ def test_dry_run_lists_tasks_by_application_and_calls_nothing(settings, tmp_path
 
     out = capsys.readouterr().out
     assert code == 0
-    assert "3 task(s) on 2 application(s)" in out
-    assert "application shopping: 2 task(s)" in out and "application reddit: 1 task(s)" in out
-    assert "202 YouTube API units" in out  # two applications x (one search page + one details call)
+    assert "3 task(s), one query each" in out
+    assert out.count("'an online store built on Magento 2") == 2 and "'a Reddit-style discussion forum" in out
+    assert "303 YouTube API units" in out  # three tasks x (one search page + one details call)
     assert not (settings.paths.cache_dir / "retrieval").exists()
 
 

@@ -25,7 +25,8 @@ def test_a_short_query_is_taken_as_it_is(settings, scripted):
     assert len(server.requests()) == 1 and len(result.attempts) == 1
     prompt = last_prompts(server)[0]
     assert "Magento 2" in prompt and "at most 9 words" in prompt
-    assert "wish list" not in prompt  # the query is per application: no task text when the sites are known
+    # one query per task: the task is shown so that its operation can be named, with its values kept out
+    assert "Add a mouse to the wish list" in prompt and "leave out its particular values" in prompt
 
 
 def test_a_long_query_is_asked_again_then_cut(settings, scripted):
