@@ -196,6 +196,10 @@ class ProcessingSettings:
     objectives: str = "vlm"
     # Videos processed at once.
     workers: int = 1
+    # Which frames change detection decodes: "all", or skip those no other frame needs ("noref"),
+    # every B-frame ("bidir") or all but keyframes ("nokey"). "bidir" finds the same changes at a
+    # fraction of the CPU (benchmarks/changed_frames.py, docs/benchmarks.md).
+    decode_frames: str = "bidir"
     # JPEG quality of keyframes written to the cache.
     keyframe_quality: int = 85
     # Frames are shrunk to this longest side (pixels) before a model sees them; 1280 sends 720p as recorded.
