@@ -134,6 +134,14 @@ class ModelSettings:
     backoff_max_s: float = 60.0
     # Replay finished calls from disk so a re-run costs nothing.
     use_cache: bool = True
+    # Ask each needed role's server once (GET /v1/models) before a command touches any video or task,
+    # so a dead endpoint stops it at once; off lets a fully cached re-run go on without servers.
+    check_before_run: bool = True
+    # How long that check waits for an answer: a live server lists its models in well under a second.
+    check_timeout_s: float = 8.0
+    # Attempts in a row that cannot reach a role's server before it counts as down and its calls stop
+    # (0: never): 5 covers a dropped connection or two, and ends a run whose server died in seconds.
+    stop_after_connection_failures: int = 5
 
 
 @dataclass
