@@ -181,8 +181,8 @@ def run(spec: RunSpec, settings: Settings) -> Path:
         else:
             pending.append(task)
     if pending:
-        check_sites_answer(pending, settings)
         check_model_endpoints(settings)
+        check_sites_answer(pending, settings)
     run_dir.mkdir(parents=True, exist_ok=True)
     open_session(run_dir, identity, settings, spec.workers)
     shared = [task for task in pending if not task.require_reset]

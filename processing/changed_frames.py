@@ -107,7 +107,7 @@ def detect_changed_frames(path: str | Path, settings: ProcessingSettings, out_di
     reference: np.ndarray | None = None
     held: tuple[SampledFrame, float] | None = None  # latest sample not kept, and its score: the end state
     sampled = 0
-    for frame in iter_frames(path, settings.sample_fps, info, decode=settings.decode_frames):
+    for frame in iter_frames(path, settings.sample_fps, info, settings.decode_threads, decode=settings.decode_frames):
         sampled += 1
         small = diff_image(frame.luma, settings.diff_width)
         if reference is None:
@@ -143,6 +143,8 @@ def _check_settings(settings: ProcessingSettings) -> None:
         raise UserError(f"processing.diff_width is {settings.diff_width}: set it to at least 8 pixels (default 320)")
     if not 1 <= settings.keyframe_quality <= 100:
         raise UserError(f"processing.keyframe_quality is {settings.keyframe_quality}: set it between 1 and 100")
+    if settings.decode_threads < 0:
+        raise UserError(f"processing.decode_threads is {settings.decode_threads}: set it to 1 (least CPU) or 0 (ffmpeg picks)")
     if settings.decode_frames not in DECODE_MODES:
         modes = ", ".join(DECODE_MODES)
         raise UserError(f"processing.decode_frames is {settings.decode_frames!r}: set it to one of {modes}")
@@ -179,6 +181,7 @@ def _write_manifest(
                 "pointer_allowance",
                 "keyframe_quality",
                 "decode_frames",
+                "decode_threads",
             )
         },
         "sampled_frames": sampled,

@@ -214,7 +214,7 @@ def iter_frames(
         previous = f"floor(prev_selected_t*{fps:g}+0.000001)"
         skip = ["-skip_frame", decode]
         passthrough = ["-fps_mode", "passthrough"]  # one output frame per selected frame, never duplicated
-        filters = f"select='if(isnan(prev_selected_t),1,gt({number},{previous}))',{crop},showinfo"
+        filters = f"select='if(isnan(prev_selected_t),1,gt({number},{previous}))',{crop},showinfo=checksum=0"
         timing = ["-v", "level+info", "-nostats"]
     command = [
         _tool("ffmpeg"), "-nostdin", "-hide_banner", *timing, "-threads", str(threads), *skip,
