@@ -105,9 +105,13 @@ def detect_changed_frames(path: str | Path, settings: ProcessingSettings, out_di
 
     keyframes: list[KeyFrame] = []
     reference: np.ndarray | None = None
-    held: tuple[SampledFrame, float] | None = None  # latest sample not kept, and its score: the end state
+    # Latest sample not kept, and its score: the end state. Always the sample before the current one,
+    # so its reused buffer (iter_frames keeps the last three) is still intact when it is written.
+    held: tuple[SampledFrame, float] | None = None
     sampled = 0
-    for frame in iter_frames(path, settings.sample_fps, info, settings.decode_threads, decode=settings.decode_frames):
+    for frame in iter_frames(
+        path, settings.sample_fps, info, settings.decode_threads, decode=settings.decode_frames, reuse_buffers=True
+    ):
         sampled += 1
         small = diff_image(frame.luma, settings.diff_width)
         if reference is None:

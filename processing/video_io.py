@@ -180,7 +180,12 @@ def _first_line(text: str) -> str:
 
 
 def iter_frames(
-    path: str | Path, fps: float, info: VideoInfo | None = None, threads: int = 0, decode: str = "all"
+    path: str | Path,
+    fps: float,
+    info: VideoInfo | None = None,
+    threads: int = 0,
+    decode: str = "all",
+    reuse_buffers: bool = False,
 ) -> Iterator[SampledFrame]:
     """Yield the frames of `path` at `fps`, one at a time, while ffmpeg decodes ahead.
 
@@ -190,7 +195,8 @@ def iter_frames(
     own presentation time; moments with no decoded frame in their interval yield nothing. Only the
     frame being yielded and a pipe's worth of bytes are in memory, whatever the video's
     length. Stopping early (break, an exception) kills ffmpeg. `threads` = 0 lets ffmpeg's
-    decoder pick.
+    decoder pick. With `reuse_buffers` a frame's array is overwritten two frames later (no
+    fresh memory per frame, fewer page faults): only for callers that copy what they keep.
     """
     if fps <= 0:
         raise UserError(f"sampling rate {fps} must be above 0: set processing.sample_fps to e.g. 2")
@@ -235,9 +241,10 @@ def iter_frames(
             reader = threading.Thread(target=_read_showinfo, args=(process.stderr, times, problems), daemon=True)
             reader.start()
         index = 0
+        pool = [np.empty((height * 3 // 2, width), np.uint8) for _ in range(3)] if reuse_buffers else []
         try:
             while True:
-                yuv = np.empty((height * 3 // 2, width), np.uint8)
+                yuv = pool[index % 3] if pool else np.empty((height * 3 // 2, width), np.uint8)
                 got = _read_into(process.stdout, memoryview(yuv).cast("B"))
                 if got < frame_bytes:
                     break
