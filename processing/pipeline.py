@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 CHANGED_FRAMES_SETTINGS = (
     "sample_fps", "change_threshold", "diff_width", "diff_noise_floor", "pointer_allowance", "keyframe_quality",
+    "decode_frames",
 )  # fmt: skip
 
 
