@@ -148,7 +148,8 @@ def _check_settings(settings: ProcessingSettings) -> None:
     if not 1 <= settings.keyframe_quality <= 100:
         raise UserError(f"processing.keyframe_quality is {settings.keyframe_quality}: set it between 1 and 100")
     if settings.decode_threads < 0:
-        raise UserError(f"processing.decode_threads is {settings.decode_threads}: set it to 1 (least CPU) or 0 (ffmpeg picks)")
+        threads = settings.decode_threads
+        raise UserError(f"processing.decode_threads is {threads}: set it to 1 (least CPU) or 0 (ffmpeg picks)")
     if settings.decode_frames not in DECODE_MODES:
         modes = ", ".join(DECODE_MODES)
         raise UserError(f"processing.decode_frames is {settings.decode_frames!r}: set it to one of {modes}")
