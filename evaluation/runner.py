@@ -175,6 +175,28 @@ def _named(task: Any) -> str:
     return f"{task.key} ({intent!r})"
 
 
+def check_model_endpoints(settings: Settings) -> None:
+    """Ask each configured chat role's server once before any task: policies use theirs, and the
+    evaluators use judge and vlm whenever they are configured. One line naming a dead role stops the run."""
+    from model_access import ROLES
+    from model_access.client import ModelClient
+    from model_access.health import check_endpoints
+
+    if not settings.models.check_before_run:
+        return
+    with ModelClient(settings) as client:
+        check_endpoints(client, [role for role in ROLES if client.is_configured(role)])
+
+
+def _stop_if_endpoint_down() -> None:
+    """A role whose server stopped answering ends the run: tasks finished so far keep their records."""
+    from model_access.health import endpoints_down
+
+    down = endpoints_down()
+    if down:
+        raise UserError(f"run stopped (resume with the same command): {down[0]}")
+
+
 def run(spec: RunSpec, settings: Settings) -> Path:
     """Run every unfinished task of the selection; returns the run folder."""
     from evaluation.policies import load_factory
@@ -199,6 +221,7 @@ def run(spec: RunSpec, settings: Settings) -> Path:
         else:
             pending.append(task)
     if pending:
+        check_model_endpoints(settings)
         check_sites_answer(pending, settings)
     run_dir.mkdir(parents=True, exist_ok=True)
     open_session(run_dir, identity, settings, spec.workers)
@@ -213,13 +236,18 @@ def run(spec: RunSpec, settings: Settings) -> Path:
     local = _LocalRunner(spec, settings, run_dir)
     try:
         workers = max(1, min(spec.workers, len(shared)))
+        from model_access.health import forget_endpoints_down
+
+        forget_endpoints_down()
         if workers > 1:
             _run_in_workers(shared, spec, settings, run_dir, workers, tally, bar)
         else:
             for task in shared:
                 _advance(bar, tally, local.run(task, reset_first=False))
+                _stop_if_endpoint_down()
         for task in resetting:
             _advance(bar, tally, local.run(task, reset_first=True))
+            _stop_if_endpoint_down()
         outcome = "finished"
     finally:
         local.close()

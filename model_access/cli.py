@@ -77,6 +77,7 @@ def _check(args: argparse.Namespace) -> int:
     from model_access.accounting import SCRIPTED_LABEL
     from model_access.client import ModelClient
     from model_access.embeddings import Embedder
+    from model_access.health import check_endpoint
     from model_access.messages import user_message
 
     settings = load_settings_from_args(args)
@@ -90,6 +91,12 @@ def _check(args: argparse.Namespace) -> int:
                 continue
             role_settings = client.role_settings(role)
             where = f"{role_settings.model} at {role_settings.base_url}"
+            try:
+                check_endpoint(client, role)  # one quick request: a dead server fails here, not after retries
+            except UserError as exc:
+                failures += 1
+                print(f"{role:<9} FAILED {exc}")
+                continue
             images = [_test_image()] if role in IMAGE_ROLES else []
             prompt = "Reply with the single word OK." + (" An image is attached; ignore it." if images else "")
             try:

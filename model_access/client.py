@@ -33,6 +33,7 @@ from foundation.errors import UserError
 from model_access import ROLES
 from model_access.accounting import UsageLedger
 from model_access.cache import DiskCache, request_key
+from model_access.health import ConnectionWatch
 from model_access.messages import Message, count_images, messages_for_key
 from model_access.retry import RetryPolicy, call_with_retries
 from model_access.scripted_server import is_scripted_reply
@@ -85,6 +86,8 @@ class ModelClient:
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
         self._http: dict[tuple[str, str], openai.OpenAI] = {}
         self._http_lock = threading.Lock()
+        # Attempts in a row that cannot reach a role's server; at the limit its calls stop (model_access/health.py).
+        self.connection_watch = ConnectionWatch(models.stop_after_connection_failures)
 
     # -- public API -------------------------------------------------------------------------
 
@@ -190,6 +193,10 @@ class ModelClient:
         body.update(params)
         return body, float(chosen["timeout_s"])
 
+    def http_client(self, role: ModelRoleSettings) -> openai.OpenAI:
+        """The OpenAI client of a role's endpoint (shared by its calls; for requests other than chat)."""
+        return self._http_client(role)
+
     def _http_client(self, role: ModelRoleSettings) -> openai.OpenAI:
         # vLLM needs no key; the OpenAI library insists on one, so an unset variable becomes a placeholder.
         api_key = os.environ.get(role.api_key_env, "") if role.api_key_env else ""
@@ -216,10 +223,17 @@ class ModelClient:
         fields = {k: v for k, v in body.items() if k not in ("model", "messages")}
 
         def attempt() -> Any:
-            with self._slots:
-                return http.chat.completions.create(
-                    model=body["model"], messages=body["messages"], extra_body=fields, timeout=timeout_s
-                )
+            self.connection_watch.before_attempt(role)
+            try:
+                with self._slots:
+                    response = http.chat.completions.create(
+                        model=body["model"], messages=body["messages"], extra_body=fields, timeout=timeout_s
+                    )
+            except Exception as exc:
+                self.connection_watch.attempt_failed(role, role_settings.model, role_settings.base_url, exc)
+                raise
+            self.connection_watch.answered(role)
+            return response
 
         retries = 0
 

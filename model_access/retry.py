@@ -66,6 +66,8 @@ def call_with_retries(
     while True:
         try:
             return attempt()
+        except UserError:
+            raise  # already one clear line (e.g. health.EndpointDown: the server counts as down)
         except Exception as exc:
             if not is_retryable(exc):
                 raise ModelCallError(f"{describe} failed: {error_summary(exc)}; {_hint(exc)}") from exc

@@ -54,6 +54,7 @@ import base64
 import hashlib
 import json
 import re
+import socket
 import sys
 import threading
 import time
@@ -188,6 +189,7 @@ class ScriptedServer:
     def stop(self) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
+        self._httpd.drop_connections()
         if self._thread is not None:
             self._thread.join(timeout=5)
 
@@ -243,6 +245,31 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256  # the default of 5 refuses connections under a 32-wide burst
     scripted: ScriptedServer
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._connections: set[socket.socket] = set()
+        self._connections_lock = threading.Lock()
+
+    def process_request(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        with self._connections_lock:
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request) -> None:  # type: ignore[no-untyped-def]
+        with self._connections_lock:
+            self._connections.discard(request)
+        super().shutdown_request(request)
+
+    def drop_connections(self) -> None:
+        """Close kept-alive connections too, so a stopped server is gone for its clients (as a dead one is)."""
+        with self._connections_lock:
+            connections, self._connections = list(self._connections), set()
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -1,6 +1,7 @@
 """Changed-frame detection: the keyframes of a screen recording, written to the cache.
 
-Frames are sampled at `sample_fps`; the first is always kept, and a later one is kept
+Frames are sampled at `sample_fps` (by default among the frames the decoder needs anyway,
+`decode_frames`; a sample then carries its own time); the first is always kept, and a later one is kept
 when it differs enough from the last kept frame. Comparing with the last *kept* frame
 (not the previous sample) lets slow changes, such as text typed a letter at a time,
 add up until they count.
@@ -29,7 +30,7 @@ import cv2
 import numpy as np
 
 from foundation.errors import UserError
-from foundation.video_io import SampledFrame, VideoInfo, iter_frames, probe
+from foundation.video_io import DECODE_MODES, SampledFrame, VideoInfo, iter_frames, probe
 from settings.schema import ProcessingSettings
 
 MANIFEST_NAME = "keyframes.json"
@@ -104,9 +105,13 @@ def detect_changed_frames(path: str | Path, settings: ProcessingSettings, out_di
 
     keyframes: list[KeyFrame] = []
     reference: np.ndarray | None = None
-    held: tuple[SampledFrame, float] | None = None  # latest sample not kept, and its score: the end state
+    # Latest sample not kept, and its score: the end state. Always the sample before the current one,
+    # so its reused buffer (iter_frames keeps the last three) is still intact when it is written.
+    held: tuple[SampledFrame, float] | None = None
     sampled = 0
-    for frame in iter_frames(path, settings.sample_fps, info):
+    for frame in iter_frames(
+        path, settings.sample_fps, info, settings.decode_threads, decode=settings.decode_frames, reuse_buffers=True
+    ):
         sampled += 1
         small = diff_image(frame.luma, settings.diff_width)
         if reference is None:
@@ -142,6 +147,12 @@ def _check_settings(settings: ProcessingSettings) -> None:
         raise UserError(f"processing.diff_width is {settings.diff_width}: set it to at least 8 pixels (default 320)")
     if not 1 <= settings.keyframe_quality <= 100:
         raise UserError(f"processing.keyframe_quality is {settings.keyframe_quality}: set it between 1 and 100")
+    if settings.decode_threads < 0:
+        threads = settings.decode_threads
+        raise UserError(f"processing.decode_threads is {threads}: set it to 1 (least CPU) or 0 (ffmpeg picks)")
+    if settings.decode_frames not in DECODE_MODES:
+        modes = ", ".join(DECODE_MODES)
+        raise UserError(f"processing.decode_frames is {settings.decode_frames!r}: set it to one of {modes}")
 
 
 def _write(frame: SampledFrame, score: float | None, out_dir: Path, quality: int) -> KeyFrame:
@@ -174,6 +185,8 @@ def _write_manifest(
                 "diff_noise_floor",
                 "pointer_allowance",
                 "keyframe_quality",
+                "decode_frames",
+                "decode_threads",
             )
         },
         "sampled_frames": sampled,

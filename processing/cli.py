@@ -148,6 +148,8 @@ def _process_videos(args: argparse.Namespace) -> int:
         outcomes = pipeline.run(videos, settings.processing.workers)
         summary = pipeline.summary(outcomes, found.problems, time.perf_counter() - started)
     print(summary.format())
+    if pipeline.stopped:
+        print(f"stopped early, {len(pipeline.not_started)} video(s) not started: {pipeline.stopped}")
     summary_path = settings.paths.processed_dir / "summary.json"
     write_json_atomic(summary_path, summary.to_dict())
     print(f"summary written to {summary_path}")

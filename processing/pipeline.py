@@ -28,6 +28,7 @@ from typing import Any, Callable
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
+from model_access.health import EndpointDown, check_endpoints
 from processing import artifacts as art
 from processing.artifacts import VideoArtifacts, digest, stage_key
 from processing.changed_frames import KeyFrame, detect_changed_frames
@@ -49,6 +50,7 @@ log = logging.getLogger(__name__)
 
 CHANGED_FRAMES_SETTINGS = (
     "sample_fps", "change_threshold", "diff_width", "diff_noise_floor", "pointer_allowance", "keyframe_quality",
+    "decode_frames",
 )  # fmt: skip
 
 
@@ -87,6 +89,9 @@ class Pipeline:
         self.objective_maker = create_objective_maker(settings)
         self._report = report
         self._report_lock = threading.Lock()
+        # Set when a model role's server went down mid-run: no further video is started.
+        self.stopped: str = ""
+        self.not_started: list[str] = []
 
     # -- checks before any video ------------------------------------------------------------------
 
@@ -101,8 +106,11 @@ class Pipeline:
         return list(dict.fromkeys(roles))
 
     def check_roles(self) -> None:
-        for role in self.required_roles():
+        roles = self.required_roles()
+        for role in roles:
             self.client.role_settings(role)  # a clear one-line UserError when the role is not set up
+        if self.settings.models.check_before_run:
+            check_endpoints(self.client, roles)  # one short request each: a dead server stops us here
 
     # -- running ----------------------------------------------------------------------------------
 
@@ -118,19 +126,30 @@ class Pipeline:
         )  # fmt: skip
 
     def run(self, videos: list[VideoRecord], workers: int = 1) -> list[VideoOutcome]:
-        """Process every video (`workers` at a time); a failing video is reported and the others go on."""
+        """Process every video (`workers` at a time); a failing video is reported and the others go on,
+        unless a model role's server went down: then no further video starts (`stopped`, `not_started`)."""
         total = len(videos)
         numbered = [(n, video) for n, video in enumerate(videos, 1)]
         if workers <= 1 or total <= 1:
-            return [self.process(video, f"[{n}/{total}]") for n, video in numbered]
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="video") as pool:
-            return list(pool.map(lambda item: self.process(item[1], f"[{item[0]}/{total}]"), numbered))
+            outcomes = [self.process(video, f"[{n}/{total}]") for n, video in numbered]
+        else:
+            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="video") as pool:
+                outcomes = list(pool.map(lambda item: self.process(item[1], f"[{item[0]}/{total}]"), numbered))
+        return [outcome for outcome in outcomes if outcome is not None]
 
-    def process(self, video: VideoRecord, tag: str = "") -> VideoOutcome:
+    def process(self, video: VideoRecord, tag: str = "") -> VideoOutcome | None:
+        """Run the stages of one video; None (and the video listed in `not_started`) once the run stopped."""
+        if self.stopped:
+            self.not_started.append(video.video_id)
+            return None
         state = self._start(video, tag, dry_run=False)
         self._say(state, f"{video.duration_s:.1f} s video from {video.source} ({video.path})")
         try:
             self._stages(state)
+        except EndpointDown as exc:
+            state.outcome.ok, state.outcome.reason = False, str(exc)
+            self.stopped = str(exc)
+            self._say(state, f"failed, and no further video starts: {exc}")
         except UserError as exc:
             state.outcome.ok, state.outcome.reason = False, str(exc)
             self._say(state, f"failed: {exc}")

@@ -142,6 +142,14 @@ class ModelSettings:
     backoff_max_s: float = 60.0
     # Replay finished calls from disk so a re-run costs nothing.
     use_cache: bool = True
+    # Ask each needed role's server once (GET /v1/models) before a command touches any video or task,
+    # so a dead endpoint stops it at once; off lets a fully cached re-run go on without servers.
+    check_before_run: bool = True
+    # How long that check waits for an answer: a live server lists its models in well under a second.
+    check_timeout_s: float = 8.0
+    # Attempts in a row that cannot reach a role's server before it counts as down and its calls stop
+    # (0: never): 5 covers a dropped connection or two, and ends a run whose server died in seconds.
+    stop_after_connection_failures: int = 5
 
 
 @dataclass
@@ -214,6 +222,13 @@ class ProcessingSettings:
     objectives: str = "vlm"
     # Videos processed at once.
     workers: int = 1
+    # Which frames change detection decodes: "all", or skip those no other frame needs ("noref"),
+    # every B-frame ("bidir") or all but keyframes ("nokey"). "bidir" finds the same changes at a
+    # fraction of the CPU (benchmarks/changed_frames.py, docs/benchmarks.md).
+    decode_frames: str = "bidir"
+    # ffmpeg decoder threads per video: 1 costs the least CPU (frame threads add ~30%); speed up many
+    # videos with `workers`, or set 0 to let ffmpeg pick (shorter wall time for one video).
+    decode_threads: int = 1
     # JPEG quality of keyframes written to the cache.
     keyframe_quality: int = 85
     # Frames are shrunk to this longest side (pixels) before a model sees them; 1280 sends 720p as recorded.

@@ -22,6 +22,21 @@ def tutorial(recordings_dir: Path) -> Recording:
 
 
 @pytest.fixture(scope="session")
+def tutorial_b_frames(tutorial: Recording, recordings_dir: Path) -> Recording:
+    """The tutorial encoded again with libx264's default frame types (3 B-frames, B-pyramid), as most
+    screen recorders write; `preset veryfast` keeps them and takes a few seconds."""
+    import dataclasses
+    import subprocess
+
+    path = recordings_dir / "tutorial_b_frames.mp4"
+    subprocess.run(
+        ["ffmpeg", "-nostdin", "-y", "-v", "error", "-i", str(tutorial.path), "-c:v", "libx264",
+         "-preset", "veryfast", "-pix_fmt", "yuv420p", str(path)], check=True,
+    )  # fmt: skip
+    return dataclasses.replace(tutorial, path=path)
+
+
+@pytest.fixture(scope="session")
 def quiet(recordings_dir: Path) -> Recording:
     """14 s where only the pointer moves."""
     return quiet_clip(recordings_dir / "quiet.mp4")

@@ -170,3 +170,23 @@ def test_score_ignores_compression_shimmer_below_the_floor():
     after = before + rng.integers(-6, 7, before.shape).astype(np.int16)
     assert change_score(after, before, noise_floor=12, pointer_allowance=0.03) == 0
     assert change_score(after, before, noise_floor=0, pointer_allowance=0) > 2
+
+
+@pytest.mark.parametrize("mode", ["all", "noref", "bidir"])
+def test_every_decoding_mode_keeps_every_page_switch_and_scroll(tutorial_b_frames, tmp_path, mode):
+    settings = dataclasses.replace(ProcessingSettings(), decode_frames=mode)
+    keyframes = detect_changed_frames(tutorial_b_frames.path, settings, tmp_path)
+    times = [k.time_s for k in keyframes]
+    events = [c for c in tutorial_b_frames.changes if c.kind in ("page", "scroll")]
+    for event in events:
+        # A skipping mode's sample may come a few frames after its sampling moment.
+        assert any(event.time_s <= t <= event.time_s + SAMPLE_STEP + 0.2 for t in times), f"{event}: {times}"
+    manifest = json.loads((tmp_path / MANIFEST_NAME).read_text())
+    assert manifest["settings"]["decode_frames"] == mode
+
+
+def test_an_unknown_decoding_mode_is_refused_before_any_work(tutorial, tmp_path):
+    settings = dataclasses.replace(ProcessingSettings(), decode_frames="fast")
+    with pytest.raises(UserError, match="processing.decode_frames is 'fast'"):
+        detect_changed_frames(tutorial.path, settings, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

@@ -151,3 +151,45 @@ def test_a_truncated_download_gives_the_frames_before_the_cut(tutorial, tmp_path
 def test_bad_sampling_rate_is_refused(tutorial):
     with pytest.raises(UserError, match="sample_fps"):
         next(iter_frames(tutorial.path, 0))
+
+
+def frame_types_and_times(path: Path) -> list[tuple[str, float]]:
+    """(picture type, presentation time) of every frame, from ffprobe: the ground truth the modes must match."""
+    result = subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pict_type,pts_time",
+         "-of", "csv=p=0", str(path)], capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    rows = [line.split(",") for line in result.stdout.split() if line]
+    return [(kind, float(time)) for time, kind in ((row[0], row[1]) for row in rows)]
+
+
+@pytest.mark.parametrize("mode", ["bidir", "nokey"])
+def test_skipping_modes_hand_over_real_frames_at_their_own_times(tutorial_b_frames, mode):
+    tutorial = tutorial_b_frames
+    frames_of_video = frame_types_and_times(tutorial.path)
+    assert any(kind == "B" for kind, _ in frames_of_video), "the test video must have B-frames"
+    allowed = {round(t, 3) for kind, t in frames_of_video if kind != "B" and (mode != "nokey" or kind == "I")}
+    sampled = list(iter_frames(tutorial.path, 2.0, decode=mode))
+    intervals = [int(f.time_s * 2 + 1e-6) for f in sampled]
+    assert intervals == sorted(set(intervals)), "at most one frame per sampling interval, in order"
+    by_time = {round(f.time_s, 3): f for f in sampled}
+    for time in by_time:
+        assert time in allowed, f"{time} is not a decoded {mode} frame's time"
+    # Each is the very frame a full decode shows at that moment, not a neighbour.
+    compared = 0
+    for full in iter_frames(tutorial.path, 30):
+        match = by_time.get(round(full.time_s, 3))
+        if match is not None:
+            assert np.array_equal(match.luma, full.luma), f"frame at {full.time_s} differs"
+            compared += 1
+    assert compared == len(sampled)
+    if mode == "bidir":  # reference frames come every few frames: every interval has one, close to its start
+        assert len(sampled) == int(tutorial.duration_s * 2)
+        assert all(f.time_s - i / 2 < 0.2 for f, i in zip(sampled, intervals))
+    else:  # keyframes alone are sparse
+        assert 0 < len(sampled) < tutorial.duration_s
+
+
+def test_an_unknown_decode_mode_is_refused(tutorial):
+    with pytest.raises(UserError, match="decode_frames"):
+        next(iter_frames(tutorial.path, 2.0, decode="some"))
