@@ -30,6 +30,14 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     run.add_argument("--solutions", metavar="FILE_OR_DIR", help="scripted policy: actions per task id (JSON)")
     run.add_argument("--workers", type=int, metavar="N", help="parallel workers, one browser each (run.workers)")
     run.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the tasks as Ray actors (--workers of them): a local Ray, or join the cluster at ADDRESS "
+        "(needs `pip install -e .[scale]`; see docs/scaling.md)",
+    )
+    run.add_argument(
         "--out", type=Path, metavar="DIR", help="run folder (default: <cache>/runs/<policy>-<tasks>-<hash>)"
     )
     run.add_argument("--max-steps", type=int, metavar="N", help="step budget per task (agent.max_steps)")
@@ -82,6 +90,10 @@ def _run(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else settings.run.workers
     if workers < 1:
         raise UserError("--workers must be at least 1")
+    if args.ray is not None:
+        from model_access.ray_cluster import import_ray
+
+        import_ray()  # a missing ray is one line before any folder is made
     tasks_path = args.tasks or SANDBOX_CONFIGS_DIR
     spec = RunSpec(
         tasks_path=tasks_path,
@@ -95,6 +107,7 @@ def _run(args: argparse.Namespace) -> int:
         fresh=args.fresh,
         retry_errors=args.retry_errors,
         progress=not args.no_progress,
+        ray=args.ray,
     )
     run_dir = run(spec, settings)
     print(f"\nrecords and pages: {run_dir} (open {run_dir / 'index.html'})")

@@ -53,6 +53,7 @@ class RunSpec:
     fresh: bool = False
     retry_errors: bool = False
     progress: bool = True
+    ray: str | None = None  # None: processes; "": a local Ray; else the address of a Ray cluster
 
     def identity(self, settings: Settings) -> dict[str, Any]:
         """What makes two runs the same run (and names the default folder)."""
@@ -239,7 +240,9 @@ def run(spec: RunSpec, settings: Settings) -> Path:
         from model_access.health import forget_endpoints_down
 
         forget_endpoints_down()
-        if workers > 1:
+        if spec.ray is not None and shared:
+            _run_on_ray(shared, spec, settings, run_dir, workers, tally, bar)
+        elif workers > 1:
             _run_in_workers(shared, spec, settings, run_dir, workers, tally, bar)
         else:
             for task in shared:
@@ -293,6 +296,14 @@ class _LocalRunner:
 
 
 # ---- parallel workers ----
+
+
+def _run_on_ray(tasks, spec: RunSpec, settings: Settings, run_dir: Path, workers: int, tally: Tally, bar) -> None:
+    from evaluation.ray_runner import run_in_ray
+
+    args = _policy_args_for_workers(spec.policy_args)
+    on_record = lambda record: _advance(bar, tally, record)  # noqa: E731
+    run_in_ray(tasks, settings, spec.policy, args, run_dir, workers, spec.ray, on_record)
 
 
 def _policy_args_for_workers(args: argparse.Namespace) -> argparse.Namespace:

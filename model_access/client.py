@@ -45,6 +45,10 @@ for _name in ("httpx", "httpx2"):
     logging.getLogger(_name).setLevel(logging.WARNING)
 
 # Settings that may be overridden per call; anything else given to `chat` is sent as a request field.
+# Set by evaluation/ray_runner.py in Ray workers: endpoint URL -> a context manager holding one of that
+# endpoint's cluster-wide slots. None: each client's own `max_concurrency` slots.
+ENDPOINT_SLOTS: Any = None
+
 _ROLE_OVERRIDES = ("temperature", "max_tokens", "reasoning_effort", "timeout_s")
 
 
@@ -209,6 +213,11 @@ class ModelClient:
                 self._http[cache_key] = http
             return http
 
+    def slots_for(self, base_url: str):
+        """The gate a request to `base_url` holds: this client's slots, or a cluster-wide one per endpoint
+        when a scheduler sets `ENDPOINT_SLOTS` (processes on Ray share each endpoint's limit)."""
+        return ENDPOINT_SLOTS(base_url) if ENDPOINT_SLOTS is not None else self._slots
+
     def _call_live(
         self,
         role: str,
@@ -225,7 +234,7 @@ class ModelClient:
         def attempt() -> Any:
             self.connection_watch.before_attempt(role)
             try:
-                with self._slots:
+                with self.slots_for(role_settings.base_url):
                     response = http.chat.completions.create(
                         model=body["model"], messages=body["messages"], extra_body=fields, timeout=timeout_s
                     )

@@ -30,6 +30,9 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     add("--urls", nargs="+", metavar="URL_OR_FILE", help="video URLs, or files of one URL per line (urls)")
     add("--manifest", nargs="+", metavar="FILE", help="manifests written by retrieval (manifest)")
     add("--workers", type=int, metavar="N", help="videos processed at once (processing.workers)")
+    add("--ray", nargs="?", const="", metavar="ADDRESS",
+        help="process the videos on Ray actors (--workers of them): a local Ray, or join the cluster at ADDRESS "
+        "(needs `pip install -e .[scale]`; see docs/scaling.md)")  # fmt: skip
     add("--limit", type=int, metavar="N", help="process only the first N videos")
     add("--dry-run", action="store_true", help="list the videos, what is stored and the model calls to come")
     filtering = parser.add_mutually_exclusive_group()
@@ -131,6 +134,10 @@ def _process_videos(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if args.limit is not None and args.limit < 1:
         raise UserError(f"--limit is {args.limit}: pass 1 or more")
+    if getattr(args, "ray", None) is not None:
+        from model_access.ray_cluster import import_ray
+
+        import_ray()  # a missing ray is one line before any video is touched
     index_dir = _index_dir(args, settings)
     started = time.perf_counter()
     if args.dry_run:
@@ -145,7 +152,12 @@ def _process_videos(args: argparse.Namespace) -> int:
         if found.catalogue is not None:
             write_json_atomic(settings.paths.processed_dir / "videowa_catalogue.json", found.catalogue)
         print(f"processing {len(videos)} video(s) with {settings.processing.workers} worker(s)")
-        outcomes = pipeline.run(videos, settings.processing.workers)
+        if getattr(args, "ray", None) is not None and videos:
+            from processing.ray_pipeline import run_on_ray
+
+            outcomes = run_on_ray(pipeline, videos, settings.processing.workers, args.ray)
+        else:
+            outcomes = pipeline.run(videos, settings.processing.workers)
         summary = pipeline.summary(outcomes, found.problems, time.perf_counter() - started)
     print(summary.format())
     if pipeline.stopped:

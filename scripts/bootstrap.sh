@@ -39,6 +39,6 @@ echo "[bootstrap] setting up $VENV with $PYTHON (first run takes a few minutes)"
 "$VENV/bin/python" -m pip install -q --upgrade pip
 # The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
 "$VENV/bin/python" -m pip install -q "torch==2.13.0"
-"$VENV/bin/python" -m pip install -q -e ".[dev]"
+"$VENV/bin/python" -m pip install -q -e ".[dev,scale]"
 touch "$STAMP"
 echo "[bootstrap] done"
