@@ -50,10 +50,17 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     run.set_defaults(handler=_run)
 
     report = subparsers.add_parser(
-        "report", parents=[common], help="success rates of a run by site, kind, difficulty, eval type (or two runs)"
+        "report",
+        parents=[common],
+        help="success rates of a run by site, kind, difficulty, eval type; several runs side by side",
+        description="One run: its success rates, site-state changes and model usage. Several runs: one column "
+        "per run (success rate and intermediate score, points vs the first run) and the tasks whose outcome "
+        "differs, e.g. videodemo report runs/base runs/transcript runs/frames runs/summary runs/video",
     )
-    report.add_argument("run_dir", type=Path, metavar="DIR", help="a run folder")
-    report.add_argument("other_dir", type=Path, nargs="?", metavar="DIR2", help="a second run to compare with")
+    report.add_argument("run_dirs", type=Path, nargs="+", metavar="DIR", help="run folders; the first is the reference")
+    report.add_argument(
+        "--labels", metavar="A,B,...", help="names for the runs' columns, comma-separated (default: policy and flags)"
+    )
     report.set_defaults(handler=_report)
 
     rescore = subparsers.add_parser(
@@ -118,10 +125,13 @@ def _report(args: argparse.Namespace) -> int:
     from foundation.errors import UserError
     from evaluation.report import report
 
-    for folder in filter(None, (args.run_dir, args.other_dir)):
+    for folder in args.run_dirs:
         if not (folder / "tasks").is_dir():
             raise UserError(f"{folder} is not a run folder (no tasks/ inside); pass the folder `videodemo run` printed")
-    print(report(args.run_dir, args.other_dir))
+    labels = [label.strip() for label in args.labels.split(",")] if args.labels else None
+    if labels is not None and len(labels) != len(args.run_dirs):
+        raise UserError(f"--labels names {len(labels)} runs but {len(args.run_dirs)} run folders were given")
+    print(report(*args.run_dirs, labels=labels))
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Looking at runs: a page per task, an index per run, and success-rate tables (and the difference of two runs).
+"""Looking at runs: a page per task, an index per run, and success-rate tables (several runs side by side).
 
 Success rate = passed / scored. Tasks that could not be scored (config error,
 unscorable without a model, error) are counted beside it, never as failures.
@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from evaluation.run_comparison import comparison_text
 from evaluation.run_records import (
     INDEX_FILE,
     SUMMARY_FILE,
@@ -24,6 +25,7 @@ from evaluation.run_records import (
     write_json,
 )
 from evaluation.step_extras import IMAGE_SUFFIXES
+from evaluation.text_table import text_columns
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 STATUSES = ("passed", "failed", "unscorable", "config_error", "error")
@@ -272,7 +274,7 @@ def cost_table(summary: dict[str, Any]) -> str:
     for row in rows:
         lines.append([row["stage"], f"{row['calls']:.2f}", f"{row['prompt_tokens']:.0f}",
                       f"{row['completion_tokens']:.0f}", f"{row['images']:.2f}"])  # fmt: skip
-    return f"policy model cost per step ({summary['steps']} steps):\n" + _columns(lines)
+    return f"policy model cost per step ({summary['steps']} steps):\n" + text_columns(lines)
 
 
 def _rate(value: float | None) -> str:
@@ -291,18 +293,7 @@ def format_table(summary: dict[str, Any]) -> str:
             _rate(row["success_rate"]), str(row["unscorable"]), str(row["config_error"]), str(row["error"]),
             intermediate,
         ])  # fmt: skip
-    return _columns(lines)
-
-
-def _columns(lines: list[list[str]]) -> str:
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    out = []
-    for index, line in enumerate(lines):
-        cells = [cell.ljust(width) if i < 2 else cell.rjust(width) for i, (cell, width) in enumerate(zip(line, widths))]
-        out.append("  ".join(cells).rstrip())
-        if index == 0:
-            out.append("  ".join("-" * width for width in widths))
-    return "\n".join(out)
+    return text_columns(lines)
 
 
 def usage_tables(summary: dict[str, Any]) -> str:
@@ -343,45 +334,15 @@ def write_run_outputs(run_dir: Path) -> dict[str, Any]:
     return summary
 
 
-# ---- two runs -----------------------------------------------------------------------------------
+# ---- several runs ------------------------------------------------------------------------------
 
 
-def compare(summary_a: dict[str, Any], summary_b: dict[str, Any]) -> str:
-    """The success rate of each group in both runs and the difference (second minus first)."""
-    first = {(row["group"], row["value"]): row for row in summary_a["rows"]}
-    second = {(row["group"], row["value"]): row for row in summary_b["rows"]}
-    keys = list(first) + [key for key in second if key not in first]
-    lines = [["group", "value", "run 1", "run 2", "difference", "scored 1", "scored 2"]]
-    for key in keys:
-        a, b = first.get(key), second.get(key)
-        rate_a = a["success_rate"] if a else None
-        rate_b = b["success_rate"] if b else None
-        difference = "-" if rate_a is None or rate_b is None else f"{(rate_b - rate_a) * 100:+.1f} pts"
-        lines.append([
-            key[0], key[1], _rate(rate_a), _rate(rate_b), difference,
-            str(a["scored"]) if a else "-", str(b["scored"]) if b else "-",
-        ])  # fmt: skip
-    return _columns(lines)
-
-
-def flipped_tasks(records_a: list[dict[str, Any]], records_b: list[dict[str, Any]]) -> list[str]:
-    """Tasks in both runs whose status differs, as "key: first -> second"."""
-    first = {record["task_key"]: record.get("status") for record in records_a}
-    lines = []
-    for record in records_b:
-        before = first.get(record["task_key"])
-        if before is not None and before != record.get("status"):
-            lines.append(f"{record['task_key']}: {before} -> {record.get('status')}")
-    return lines
-
-
-def report(run_dir: Path, other_dir: Path | None = None) -> str:
-    """The text `videodemo report` prints (and index.html / summary.json refreshed)."""
+def report(run_dir: Path, *other_dirs: Path, labels: list[str] | None = None) -> str:
+    """The text `videodemo report` prints (each run's index.html / summary.json refreshed): one run's tables,
+    or several runs side by side (evaluation/run_comparison.py)."""
     summary = write_run_outputs(run_dir)
-    if other_dir is None:
+    if not other_dirs:
         return format_table(summary) + "\n\n" + state_lines(summary) + "\n\n" + usage_tables(summary)
-    other = write_run_outputs(other_dir)
-    flips = flipped_tasks(iter_records(run_dir), iter_records(other_dir))
-    text = f"run 1: {run_dir}\nrun 2: {other_dir}\n\n" + compare(summary, other)
-    text += f"\n\ntasks that flipped ({len(flips)}):" + ("\n  " + "\n  ".join(flips) if flips else " none")
-    return text
+    folders = [Path(run_dir), *map(Path, other_dirs)]
+    summaries = [summary, *(write_run_outputs(folder) for folder in other_dirs)]
+    return comparison_text(folders, summaries, [iter_records(folder) for folder in folders], labels)

@@ -1,5 +1,5 @@
 """Reports from run folders: the task page shows what the policy chose to show, the tables count
-what could not be scored beside the success rate, and two runs are compared."""
+what could not be scored beside the success rate, and several runs are compared side by side."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from evaluation.report import compare, format_table, report, summarize, write_task_page
-from evaluation.run_records import RECORD_FILE, iter_records, task_folder, write_json
+from cli.main import main
+from evaluation.report import format_table, report, summarize, write_task_page
+from evaluation.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
 from evaluation.step_extras import prepare_extra
 
 
@@ -59,16 +60,45 @@ def test_success_rate_counts_only_scored_tasks_and_lists_the_others() -> None:
     assert "60.0%" in table.splitlines()[2] and "1/2" in table
 
 
-def test_two_runs_side_by_side_with_the_tasks_that_flipped(tmp_path: Path) -> None:
-    first = write_run(tmp_path / "a", [record(1, "passed"), record(2, "failed"), record(3, "unscorable")])
-    second = write_run(tmp_path / "b", [record(1, "failed"), record(2, "failed"), record(3, "passed")])
-    text = report(first, second)
-    assert "set:1: passed -> failed" in text and "set:3: unscorable -> passed" in text
-    assert "set:2" not in text
+def write_manifest(folder: Path, policy: str, **agent_flags) -> None:
+    agent = {"use_videos": True, "trajectory_selection": True, "visual": True, "transcript_only": False}
+    write_json(folder / RUN_FILE, {"identity": {"policy": policy, "agent": {**agent, **agent_flags}}, "sessions": []})
+
+
+def test_runs_side_by_side_with_differences_to_the_first_and_the_tasks_that_differ(tmp_path: Path) -> None:
+    base = write_run(tmp_path / "base", [record(1, "passed"), record(2, "failed"), record(3, "unscorable"),
+                                         record(4, "failed", kind="factual", intermediate_score=0.0)])  # fmt: skip
+    transcript = write_run(tmp_path / "transcript", [record(1, "failed"), record(2, "failed"), record(3, "passed"),
+                                                     record(4, "passed", kind="factual", intermediate_score=1.0)])  # fmt: skip
+    method = write_run(tmp_path / "method", [record(1, "passed"), record(2, "passed"), record(3, "passed")])
+    write_manifest(base, "agentoccam")
+    write_manifest(transcript, "video", transcript_only=True)
+    write_manifest(method, "video")
+
+    text = report(base, transcript, method)
+
+    assert "run 1: agentoccam" in text and "run 2: video --transcript-only" in text and "run 3: video " in text
     overall = next(line for line in text.splitlines() if line.startswith("all "))
-    assert overall.split()[2:5] == ["50.0%", "33.3%", "-16.7"]
-    assert (first / "index.html").is_file() and json.loads((first / "summary.json").read_text())["tasks"] == 3
-    assert "difference" in compare(summarize(iter_records(first)), summarize(iter_records(second)))
+    # base 1/3 scored; transcript 2/4 (+16.7 points); method 3/3 (+66.7 points).
+    assert "33.3% (1/3)" in overall and "50.0% (2/4) +16.7" in overall and "100.0% (3/3) +66.7" in overall
+    intermediate = text.split("intermediate score")[1]
+    factual = next(line for line in intermediate.splitlines() if line.startswith("kind") and "factual" in line)
+    assert "0.0% (0/1)" in factual and "100.0% (1/1) +100.0" in factual
+    assert "set:1: passed | failed | passed" in text and "set:3: unscorable | passed | passed" in text
+    assert "set:2: failed | failed | passed" in text
+    assert "1 tasks are not in every run" in text  # set:4 is missing from the method's run
+    assert (method / "index.html").is_file() and json.loads((method / "summary.json").read_text())["tasks"] == 3
+
+
+def test_report_command_takes_any_number_of_runs_and_labels(tmp_path: Path, capsys) -> None:
+    runs = [write_run(tmp_path / name, [record(1, status)]) for name, status in
+            (("a", "failed"), ("b", "passed"), ("c", "passed"), ("d", "failed"))]  # fmt: skip
+    assert main(["report", *map(str, runs), "--labels", "base,+transcript,+frames,+method"]) == 0
+    out = capsys.readouterr().out
+    assert "run 2: +transcript" in out and "run 4: +method" in out
+    assert "set:1: failed | passed | passed | failed" in out
+    assert main(["report", *map(str, runs[:2]), "--labels", "only-one"]) == 2
+    assert "--labels names 1 runs but 2 run folders" in capsys.readouterr().err
 
 
 def test_task_page_shows_each_step_and_what_the_policy_chose_to_show(tmp_path: Path) -> None:
