@@ -308,3 +308,31 @@ def _widen_pipe(fd: int) -> None:
         fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), PIPE_BYTES)
     except (OSError, ImportError):
         pass  # a smaller pipe only costs a few more context switches
+
+
+def has_audio(path: str | Path) -> bool:
+    """Whether `path` holds an audio stream (a narrated tutorial does; a silent screen capture does not)."""
+    path = Path(path)
+    check_readable(path)
+    command = [_tool("ffprobe"), "-v", "error", "-select_streams", "a", "-show_entries", "stream=index",
+               "-of", "csv=p=0", _input_url(path)]  # fmt: skip
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
+    except subprocess.TimeoutExpired as exc:
+        raise VideoError(f"video {path} could not be probed within {PROBE_TIMEOUT_S} s: {FIX}") from exc
+    if result.returncode != 0:
+        raise VideoError(f"video {path} is corrupt or not a video ({_first_line(result.stderr)}): {FIX}")
+    return bool(result.stdout.strip())
+
+
+def extract_audio(path: str | Path, out_path: str | Path, sample_rate: int = 16000) -> Path:
+    """The first audio track of `path` as a mono 16-bit WAV at `sample_rate` (what speech models read)."""
+    path, out_path = Path(path), Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    command = [_tool("ffmpeg"), "-nostdin", "-hide_banner", "-v", "error", "-y", "-i", _input_url(path),
+               "-map", "0:a:0", "-vn", "-ac", "1", "-ar", str(sample_rate), "-c:a", "pcm_s16le", str(out_path)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0 or not out_path.is_file():
+        out_path.unlink(missing_ok=True)
+        raise VideoError(f"the audio of video {path} could not be extracted ({_first_line(result.stderr)}): {FIX}")
+    return out_path

@@ -12,7 +12,9 @@ import importlib
 from typing import Any
 
 # The model roles, each configured under settings.models.<role>.
-ROLES = ("vlm", "llm", "policy", "judge")
+ROLES = ("vlm", "llm", "policy", "judge", "asr")
+# Roles answered by `/v1/audio/transcriptions` rather than chat (model_access/transcription.py).
+SPEECH_ROLES = ("asr",)
 
 _EXPORTS = {
     "ModelClient": "model_access.client",
@@ -32,7 +34,7 @@ _EXPORTS = {
     "ScriptedServer": "model_access.scripted_server",
 }
 
-__all__ = ["ROLES", *_EXPORTS]
+__all__ = ["ROLES", "SPEECH_ROLES", *_EXPORTS]
 
 
 def __getattr__(name: str) -> Any:

@@ -12,7 +12,7 @@ import argparse
 import time
 from typing import TYPE_CHECKING
 
-from model_access import ROLES
+from model_access import ROLES, SPEECH_ROLES
 
 if TYPE_CHECKING:
     from settings import Settings
@@ -96,6 +96,9 @@ def _check(args: argparse.Namespace) -> int:
             except UserError as exc:
                 failures += 1
                 print(f"{role:<9} FAILED {exc}")
+                continue
+            if role in SPEECH_ROLES:  # no chat route; its server listed its models, which is the check
+                print(f"{role:<9} ok     {where}: lists its models (speech to text; not sent audio)")
                 continue
             images = [_test_image()] if role in IMAGE_ROLES else []
             prompt = "Reply with the single word OK." + (" An image is attached; ignore it." if images else "")

@@ -1,7 +1,9 @@
 """A local OpenAI-compatible HTTP server whose replies come from a script: for tests and demos only.
 
 It speaks enough of the API for the real `openai` client: `POST /v1/chat/completions`
-(non-streaming), `POST /v1/embeddings` and `GET /v1/models`. Nothing it says is a
+(non-streaming), `POST /v1/embeddings`, `POST /v1/audio/transcriptions` (verbose_json; a
+reply is a JSON list of `{start, end, text}` segments, rules match the line "audio
+transcription of <file name>") and `GET /v1/models`. Nothing it says is a
 model's output, and it says so everywhere: every reply's model name is
 `scripted/<name>`, its `system_fingerprint` is "scripted", every response carries
 the header `X-Scripted: true`, and `ModelClient` marks such results `scripted=True`
@@ -51,6 +53,8 @@ most requests ever handled at once.
 from __future__ import annotations
 
 import base64
+import email.parser
+import email.policy
 import hashlib
 import json
 import re
@@ -300,12 +304,16 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             try:
                 length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                raw = self.rfile.read(length)
+                if self.path.endswith("/audio/transcriptions"):
+                    body = _form_fields(self.headers.get("Content-Type", ""), raw)
+                else:
+                    body = json.loads(raw or b"{}")
             except ValueError as exc:
                 entry = self._log_entry(None)
                 scripted.record(entry)
                 scripted.finish(entry, 400, "", "bad request")
-                self._send(400, _error(400, f"scripted server: body is not JSON ({exc})"))
+                self._send(400, _error(400, f"scripted server: unreadable body ({exc})"))
                 return
             entry = self._log_entry(body)
             scripted.record(entry)
@@ -315,6 +323,8 @@ class _Handler(BaseHTTPRequestHandler):
                 status, payload, reply, label = self._chat(body)
             elif self.path.endswith("/embeddings"):
                 status, payload, reply, label = self._embeddings(body)
+            elif self.path.endswith("/audio/transcriptions"):
+                status, payload, reply, label = self._transcription(body)
             else:
                 payload = _error(404, f"scripted server: no route POST {self.path}")
                 status, reply, label = 404, "", "route"
@@ -379,6 +389,37 @@ class _Handler(BaseHTTPRequestHandler):
         payload = {"object": "list", "data": data, "model": name, "usage": usage}
         return 200, payload, "", "hashed bag of words"
 
+    def _transcription(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], str, str]:
+        """verbose_json of the scripted segments: a reply is a JSON list of {start, end, text}, or plain text."""
+        scripted = self.server.scripted
+        audio = body.get("file") or {}
+        if not audio.get("bytes"):
+            return 400, _error(400, "scripted server: a transcription request needs a non-empty `file`"), "", "bad request"
+        # Rules match on this line, e.g. `contains: "audio transcription"` or the file's name.
+        entry, label = scripted.pick([{"role": "user", "content": f"audio transcription of {audio.get('name', '')}"}])
+        if entry is None:
+            return 400, _error(400, "scripted server: script exhausted; add a transcription reply"), "", label
+        if entry.status != 200:
+            return entry.status, _error(entry.status, f"scripted HTTP {entry.status} from {label}"), "", label
+        try:
+            segments = json.loads(entry.reply)
+        except ValueError:
+            segments = [{"start": 0.0, "end": 0.0, "text": entry.reply}]
+        if not isinstance(segments, list):
+            segments = [{"start": 0.0, "end": 0.0, "text": str(entry.reply)}]
+        segments = [{"id": i, "start": float(s.get("start", 0)), "end": float(s.get("end", 0)),
+                     "text": str(s.get("text", ""))} for i, s in enumerate(segments)]  # fmt: skip
+        payload = {
+            "task": "transcribe",
+            "language": body.get("language") or "en",
+            "duration": max((s["end"] for s in segments), default=0.0),
+            "text": " ".join(s["text"].strip() for s in segments),
+            "segments": segments,
+            "model": f"scripted/{scripted.script.name or body.get('model') or 'asr'}",
+            "system_fingerprint": SCRIPTED_FINGERPRINT,
+        }
+        return 200, payload, entry.reply, label
+
     def _send(self, status: int, payload: dict[str, Any]) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
@@ -402,6 +443,26 @@ class _Handler(BaseHTTPRequestHandler):
             "reply": "",
             "answered_by": "",
         }
+
+
+def _form_fields(content_type: str, raw: bytes) -> dict[str, Any]:
+    """A multipart/form-data body as {field: text}, the uploaded file as {name, bytes, sha256, head}."""
+    if "multipart/form-data" not in content_type:
+        raise ValueError(f"expected multipart/form-data, got {content_type or 'no content type'}")
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + raw
+    )
+    fields: dict[str, Any] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        data = part.get_payload(decode=True) or b""
+        filename = part.get_filename()
+        if filename is not None:
+            digest = hashlib.sha256(data).hexdigest()
+            fields[str(name)] = {"name": filename, "bytes": len(data), "sha256": digest, "head": data[:4].decode("latin-1")}
+        else:
+            fields[str(name)] = data.decode("utf-8", errors="replace")
+    return fields
 
 
 def is_scripted_reply(model: str | None, fingerprint: str | None = None) -> bool:

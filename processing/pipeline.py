@@ -44,6 +44,7 @@ from processing.stages.trajectories import (
     whole_video_trajectory,
 )
 from processing.summary import STAGES, RunSummary, StageRun, VideoOutcome
+from processing.transcripts import VTT_NAME, video_transcript
 from settings.schema import Settings
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,8 @@ class Pipeline:
             roles.append("llm")  # merging (clips from a labeler that calls a model) and action filtering
         if p.trajectory_filtering:
             roles.append("vlm")
+        if self.client.is_configured("asr"):
+            roles.append("asr")  # optional: transcripts of videos without subtitles (processing/transcripts.py)
         return list(dict.fromkeys(roles))
 
     def check_roles(self) -> None:
@@ -181,6 +184,7 @@ class Pipeline:
 
     def _stages(self, state: _Video) -> None:
         outcome = state.outcome
+        self._transcript(state)
         keyframe_data = self._changed_frames(state)
         state.keyframes = [KeyFrame.from_json(item, state.files.folder) for item in keyframe_data]
         state.keyframes_digest = digest(keyframe_data)
@@ -238,6 +242,34 @@ class Pipeline:
         )
         outcome.kept, outcome.dropped = len(checked["kept"]), len(checked["dropped"])
         self._add_to_index(state, checked, actions)
+
+    def _transcript(self, state: _Video) -> None:
+        """Subtitles, else speech recognition of the audio (processing/transcripts.py); the text joins the record."""
+        record = state.record
+        path = Path(record.path)
+        if state.dry_run or not path.is_file():
+            return  # a dry run sends nothing; a missing file fails in the next stage with its own line
+        asr = self.settings.models.asr
+        data = self._stage(
+            state,
+            "transcript",
+            inputs={"video_sha256": state.files.file_hash(path), "subtitles": digest(record.transcript)},
+            identity={"asr_model": asr.model if self.client.is_configured("asr") else "",
+                      "language": self.settings.retrieval.language},  # fmt: skip
+            compute=lambda: self._transcribe(state),
+            note=lambda data: f"from {data['source']}" if data["source"] else f"none ({data['reason']})",
+            valid=lambda data: not data["source"] or (state.files.folder / VTT_NAME).is_file(),
+        )
+        state.outcome.transcript = data["source"] or f"none: {data['reason']}"
+        if data["text"] and not record.transcript.strip():
+            record.transcript = data["text"]
+            art.write_json_atomic(state.files.folder / "video.json", record.to_dict())
+
+    def _transcribe(self, state: _Video) -> tuple[dict[str, Any], StageStats]:
+        language = self.settings.retrieval.language
+        result = video_transcript(Path(state.record.path), state.files.folder, self.client, language)
+        stats = StageStats(calls=int(result.source == "asr"))
+        return {"text": result.text, "source": result.source, "reason": result.reason, "scripted": result.scripted}, stats
 
     def _changed_frames(self, state: _Video) -> list[dict[str, Any]]:
         path = Path(state.record.path)

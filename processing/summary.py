@@ -35,6 +35,7 @@ class VideoOutcome:
     kept: int = 0  # trajectories that passed filtering
     dropped: int = 0
     problems: list[str] = field(default_factory=list)  # skipped replies
+    transcript: str = ""  # "subtitles", "asr", or "none: <why>"
     stages: dict[str, StageRun] = field(default_factory=dict)
 
 
@@ -99,6 +100,9 @@ class RunSummary:
             f"trajectories: {self.total('kept')} kept, {self.total('dropped')} dropped by filtering; "
             f"{self.total('named')} of {self.total('spans')} subsequences named an objective"
         )
+        for outcome in self.outcomes:
+            if outcome.transcript.startswith("none"):
+                lines.append(f"  no transcript: {outcome.video_id}: {outcome.transcript[len('none: '):]}")
         skipped = self.unparseable()
         if skipped:
             lines.append("unparseable replies skipped: " + ", ".join(f"{s} {n}" for s, n in skipped.items()))

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Install what the project needs on a fresh Debian/Ubuntu machine, then nothing on later runs:
-# system packages (Chromium, ffmpeg, fonts), a .venv with the CPU torch, the project in editable mode.
+# system packages (Chromium, ffmpeg, fonts, espeak-ng), a .venv with the CPU torch, the project in editable mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV=.venv
 STAMP=$VENV/.installed
-APT_PACKAGES=(chromium ffmpeg fonts-dejavu-core fonts-liberation)
+APT_PACKAGES=(chromium ffmpeg fonts-dejavu-core fonts-liberation espeak-ng)
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
+command -v espeak-ng >/dev/null 2>&1 || need_apt+=(espeak-ng)  # speaks narration into test videos (ASR tests)
 [ -d /usr/share/fonts/truetype/dejavu ] || need_apt+=(fonts-dejavu-core)
 [ -d /usr/share/fonts/truetype/liberation ] || need_apt+=(fonts-liberation)
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -101,7 +101,7 @@ class SandboxSettings:
 
 @dataclass
 class ModelRoleSettings:
-    """One model role (vlm, llm, policy, judge): where it is served and how it is called."""
+    """One model role (vlm, llm, policy, judge, asr): where it is served and how it is called."""
 
     base_url: str = ""  # empty: the role is not configured, and any call to it says so
     model: str = ""
@@ -133,6 +133,8 @@ class ModelSettings:
     # The paper runs its policy model at reasoning effort "low" (Table 7).
     policy: ModelRoleSettings = field(default_factory=lambda: ModelRoleSettings(reasoning_effort="low"))
     judge: ModelRoleSettings = field(default_factory=ModelRoleSettings)
+    # Speech to text (`/v1/audio/transcriptions`, e.g. Whisper on vLLM): transcripts of videos without subtitles.
+    asr: ModelRoleSettings = field(default_factory=ModelRoleSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     # Requests in flight at once across all stages; vLLM batches them, APIs rate-limit them.
     max_concurrency: int = 16
@@ -379,6 +381,24 @@ class AgentOccamSettings:
 
 
 @dataclass
+class VideoContextSettings:
+    """How VideoWA's baselines (`--policy frames|summary`) and the factual question see a tutorial video."""
+
+    # VideoWA's video agents: one frame a second, at most 60, spread evenly over a longer video.
+    frames_per_second: float = 1.0
+    max_frames: int = 60
+    # 60 frames must fit one request: 768 px keeps UI text legible at ~1/3 the tokens of 1280.
+    image_max_side: int = 768
+    # The role writing the task-conditioned summary and answering the factual question; the policy's by
+    # default (VideoWA asks the agent's own model), "vlm" or "llm" to split them.
+    summary_role: str = "policy"
+    question_role: str = "policy"
+    # Factual (intermediate) questions: "video" asks about the video's frames and transcript, as VideoWA
+    # does, for every policy with videos; "shown" asks with the demonstrations the agent was shown.
+    intermediate_from: str = "video"
+
+
+@dataclass
 class Settings:
     paths: PathSettings = field(default_factory=PathSettings)
     browser: BrowserSettings = field(default_factory=BrowserSettings)
@@ -391,3 +411,4 @@ class Settings:
     replay: ReplaySettings = field(default_factory=ReplaySettings)
     run: RunSettings = field(default_factory=RunSettings)
     agentoccam: AgentOccamSettings = field(default_factory=AgentOccamSettings)
+    video_context: VideoContextSettings = field(default_factory=VideoContextSettings)

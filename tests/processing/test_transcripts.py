@@ -1,0 +1,118 @@
+"""Transcripts from audio: a sandbox tutorial's narration, spoken by espeak-ng into a real audio track,
+goes through ffmpeg and the real `openai` client to a SCRIPTED `/v1/audio/transcriptions` server
+and comes back as a timed transcript; videos without one say why in one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import wave
+from pathlib import Path
+
+import pytest
+
+from foundation.subtitles import parse_subtitles
+from foundation.video_io import has_audio
+from model_access.client import ModelClient
+from model_access.scripted_server import ScriptedServer
+from processing.transcripts import VTT_NAME, timed_transcript, video_transcript
+from settings import load_settings
+from tasks.sandbox.tutorials.script import SCRIPTS_DIR, load_script
+
+TUTORIAL = "shop_search_sort"
+
+
+def _need(tool: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        pytest.fail(f"{tool} is not installed: run `bash scripts/bootstrap.sh` (it installs {tool} with apt)")
+    return path
+
+
+def _run(command: list[str]) -> None:
+    subprocess.run(command, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def narrated_video(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """A short screen video whose audio track is the tutorial's narration, and each line's time span."""
+    espeak, ffmpeg = _need("espeak-ng"), _need("ffmpeg")
+    folder = tmp_path_factory.mktemp("narrated")
+    lines = load_script(SCRIPTS_DIR / f"{TUTORIAL}.yaml").narration[:3]
+    spans, parts, start = [], [], 0.0
+    for n, line in enumerate(lines):
+        part = folder / f"line{n}.wav"
+        _run([espeak, "-s", "190", "-w", str(part), line])
+        with wave.open(str(part)) as audio:
+            seconds = audio.getnframes() / audio.getframerate()
+        spans.append({"start": round(start, 3), "end": round(start + seconds, 3), "text": line})
+        parts.append(part)
+        start += seconds
+    listing = folder / "parts.txt"
+    listing.write_text("".join(f"file '{part}'\n" for part in parts))
+    speech = folder / "speech.wav"
+    _run([ffmpeg, "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing), str(speech)])
+    video = folder / f"{TUTORIAL}.mp4"
+    _run([ffmpeg, "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc=size=320x240:rate=5:duration={start:.2f}",
+          "-i", str(speech), "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", str(video)])  # fmt: skip
+    return video, spans
+
+
+def _asr_settings(tmp_path: Path, url: str = ""):
+    settings = load_settings()
+    settings.paths.cache_dir = tmp_path / "cache"
+    if url:
+        settings.models.asr.base_url, settings.models.asr.model = url, "whisper-large-v3"
+    return settings
+
+
+def test_narration_comes_back_as_a_timed_transcript_through_the_asr_role(narrated_video, tmp_path) -> None:
+    video, spans = narrated_video
+    assert has_audio(video)
+    script = {"name": "asr", "rules": [{"contains": "audio transcription", "reply": json.dumps(spans)}]}
+    with ScriptedServer(script) as server:
+        settings = _asr_settings(tmp_path, server.base_url)
+        with ModelClient(settings) as client:
+            result = video_transcript(video, tmp_path / "artifacts", client, "en")
+            again = video_transcript(video, tmp_path / "artifacts", client, "en")
+        requests = server.requests("/audio/transcriptions")
+    # One request: the second transcript of the same audio came from the cache.
+    assert len(requests) == 1
+    body = requests[0]["body"]
+    assert body["model"] == "whisper-large-v3" and body["response_format"] == "verbose_json"
+    assert body["language"] == "en"
+    audio = body["file"]
+    assert audio["head"] == "RIFF"  # the WAV ffmpeg extracted: 16 kHz mono 16-bit, so 32 000 bytes a second
+    assert audio["bytes"] == pytest.approx(32000 * spans[-1]["end"], rel=0.1)
+    assert result.source == "asr" and result.scripted and again.text == result.text
+    assert result.text == " ".join(span["text"] for span in spans)
+    cues = timed_transcript(tmp_path / "artifacts")
+    assert [(c.start_s, c.end_s, c.text) for c in cues] == [(s["start"], s["end"], s["text"]) for s in spans]
+    # The kept file is ordinary WebVTT.
+    assert parse_subtitles((tmp_path / "artifacts" / VTT_NAME).read_text()) == cues
+
+
+def test_subtitles_beside_the_video_win_over_speech_recognition(narrated_video, tmp_path) -> None:
+    video, spans = narrated_video
+    copy = tmp_path / video.name
+    shutil.copy(video, copy)
+    copy.with_suffix(".en.srt").write_text("1\n00:00:00,000 --> 00:00:02,500\nHello from the subtitles\n")
+    with ScriptedServer({"default": "[]"}) as server:
+        with ModelClient(_asr_settings(tmp_path, server.base_url)) as client:
+            result = video_transcript(copy, tmp_path / "artifacts", client, "en")
+        assert not server.requests("/audio/transcriptions")
+    assert result.source == "subtitles" and result.text == "Hello from the subtitles"
+    assert [c.end_s for c in timed_transcript(tmp_path / "artifacts")] == [2.5]
+
+
+def test_a_video_without_transcript_says_why(narrated_video, tmp_path) -> None:
+    video, _ = narrated_video
+    silent = tmp_path / "silent.mp4"
+    _run(["ffmpeg", "-v", "error", "-y", "-i", str(video), "-an", "-c:v", "copy", str(silent)])
+    with ModelClient(_asr_settings(tmp_path)) as client:
+        no_audio = video_transcript(silent, tmp_path / "a", client, "en")
+        no_asr = video_transcript(video, tmp_path / "b", client, "en")
+    assert no_audio.text == "" and no_audio.reason == "no subtitles and no audio track: the video has no transcript"
+    assert no_asr.text == "" and "set models.asr.base_url" in no_asr.reason
+    assert not (tmp_path / "a" / VTT_NAME).exists()
