@@ -17,6 +17,10 @@ register_policy("base", "agent.base_agent:build_base_policy", "the base agent (a
 register_policy("agentoccam", "agent.agentoccam.agent:build_agentoccam_policy", "AgentOccam, the paper's base agent")
 # The generic ReAct policy: viewport tree, the full action space, one reasoned action per step.
 register_policy("react", "agent.base_policy:build_react_policy", "a generic ReAct policy on the viewport tree")
+# VideoWA's video agents on the same base agent: the video's frames (1 fps, at most 60) and transcript
+# at every step, or one task-conditioned summary of them (agent/video_baselines.py).
+register_policy("frames", "agent.video_baselines:build_frames_policy", "VideoWA baseline: video frames + transcript in context")
+register_policy("summary", "agent.video_baselines:build_summary_policy", "VideoWA baseline: a summary of the video in context")
 # Model-free baseline: replays the demonstration embedding selection picks, grounded by text similarity.
 register_policy("replay", "agent.replay_policy:build_replay_policy", "the model-free baseline")
 register_run_options(add_agent_arguments, apply_agent_arguments)

@@ -24,7 +24,10 @@ from agent.demonstration import TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcri
 from agent.modes import Mode, demonstration_mode
 from agent.selection import TwoStageSelector
 from agent.task_videos import TaskVideos, index_folder, open_index, task_videos
+from agent.video_context import VideoFrames, load_task_videos
+from agent.video_question import ask_about_videos
 from agent.whole_video import choose_whole_video
+from foundation.errors import UserError
 from evaluation.observation import Observation
 from evaluation.policy import PolicyStep
 from model_access.client import ModelClient
@@ -56,6 +59,10 @@ class VideoPolicy:
             if self.source is not None and self.mode is Mode.SELECTION:
                 # Selection reads the page as the policy renders it (the policy's hook, not a copy).
                 self.selector = TwoStageSelector(settings, self.client, self.source, self.base.page_text)
+        if settings.video_context.intermediate_from not in ("video", "shown"):
+            raise UserError(f"video_context.intermediate_from is {settings.video_context.intermediate_from!r}; "
+                            "set it to video (VideoWA's way) or shown")  # fmt: skip
+        self.frames = VideoFrames(settings.video_context)
         self._reset_episode()
 
     def _reset_episode(self) -> None:
@@ -68,6 +75,7 @@ class VideoPolicy:
         self.shown: list[Demonstration] = []  # distinct demonstrations, the most recently shown last
         self.chosen: list[dict[str, Any]] = []  # per step: what was shown (the task record's list)
         self.note: str | None = None
+        self.intermediate: dict[str, Any] | None = None  # the factual question's record (agent/video_question.py)
 
     # ---- the Policy protocol ----
 
@@ -83,6 +91,9 @@ class VideoPolicy:
             return
         self.videos = task_videos(task, self.index, index_folder(self.settings), self.settings.agent.videos_per_task)
         self.note = self.videos.reason
+        if self.note is not None and self.mode is Mode.TRANSCRIPT:
+            # Without a transcript this row would be the base agent's under another name: the task fails instead.
+            raise UserError(f"--transcript-only has no transcript for this task: {self.note}")
         if self.note is not None:
             return
         if self.mode is Mode.SELECTION:
@@ -94,7 +105,9 @@ class VideoPolicy:
             )  # fmt: skip
             self.fixed = Demonstration(WHOLE_VIDEO, trajectory) if trajectory is not None else None
         else:
-            self.fixed, self.note = self._transcripts()
+            self.fixed, missing = self._transcripts()
+            if self.fixed is None:
+                raise UserError(f"--transcript-only has no transcript for this task: {missing}")
 
     def act(self, observation: Observation) -> PolicyStep:
         self.steps += 1
@@ -116,7 +129,24 @@ class VideoPolicy:
         return PolicyStep(step.reply, info, step.error)
 
     def answer_intermediate(self, question: str) -> str | None:
-        return self.base.ask_intermediate(question, self.shown[-INTERMEDIATE_DEMONSTRATIONS:])
+        """VideoWA's way (`video_context.intermediate_from: video`): a question over the videos' frames and
+        transcripts; with "shown", or when no video file can be read (said in the record), over what was shown."""
+        context = self.settings.video_context
+        if context.intermediate_from == "video" and self.mode is not Mode.NONE:
+            videos, problems = load_task_videos(self.task, self.index, self.settings)
+            if videos:
+                chars = self.settings.agent.transcript_max_chars // len(videos)
+                answer, self.intermediate = ask_about_videos(
+                    self.client, context.question_role, question, videos, self.frames, chars
+                )
+                return answer
+            self.intermediate = {"question": question, "asked": "the demonstrations shown",
+                                 "reason": "no video file to ask about: " + "; ".join(problems)}  # fmt: skip
+        else:
+            self.intermediate = {"question": question, "asked": "the demonstrations shown"}
+        answer = self.base.ask_intermediate(question, self.shown[-INTERMEDIATE_DEMONSTRATIONS:])
+        self.intermediate["answer"] = answer
+        return answer
 
     def usage(self) -> dict[str, Any]:
         return self.client.ledger.to_dict()
@@ -139,6 +169,8 @@ class VideoPolicy:
         info["shown"] = self.chosen
         if self.task is not None and self.task.intermediate_intent is not None:
             info["intermediate_context"] = [d.key for d in self.shown[-INTERMEDIATE_DEMONSTRATIONS:]]
+        if self.intermediate is not None:
+            info["intermediate_qa"] = self.intermediate
         return info
 
     def close(self) -> None:
@@ -177,7 +209,8 @@ class VideoPolicy:
             cut = text if len(text) <= share else text[:share].rstrip() + " [...]"
             transcripts.append(Transcript(video_id, self.videos.titles.get(video_id, video_id), cut))
         if not transcripts:
-            return None, f"no transcript stored for video {', '.join(missing)} (it had no subtitles when processed)"
+            return None, (f"no transcript stored for video {', '.join(missing)}: it had no subtitles and its audio was "
+                          "not transcribed; configure models.asr and run process-videos again (docs/processing.md)")
         return Demonstration(TRANSCRIPT, transcripts=transcripts), None
 
 
