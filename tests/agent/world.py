@@ -107,8 +107,9 @@ def _trajectories(video_id: str, actions: list[LabeledAction], spans, frames: li
     ]
 
 
-def build_index(folder: Path, server_url: str) -> Path:
-    """A trajectory index holding the search tutorial (7 trajectories) and the forum tutorial (2)."""
+def build_index(folder: Path, server_url: str, video_files: dict[str, Path] | None = None) -> Path:
+    """A trajectory index holding the search tutorial (7 trajectories) and the forum tutorial (2);
+    `video_files` gives videos a real file (else their records name a path that does not exist)."""
     settings = embedding_settings(load_settings(), server_url)
     settings.paths.cache_dir = folder / "cache"
     index = TrajectoryIndex.open(folder / "index", settings)
@@ -122,7 +123,8 @@ def build_index(folder: Path, server_url: str) -> Path:
             _keyframe(folder / "keyframes" / video_id / f"{n:03d}.jpg", f"{video_id} screen {n}", colour)
             for n in range(len(actions) + 1)
         ]
-        record = VideoRecord(video_id, f"/videos/{video_id}.mp4", "sandbox", title=title, transcript=transcript)
+        path = str((video_files or {}).get(video_id, f"/videos/{video_id}.mp4"))
+        record = VideoRecord(video_id, path, "sandbox", title=title, transcript=transcript)
         whole = _trajectories(video_id, actions, [(0, len(actions) - 1, title)], frames)[0]
         whole.trajectory_id = f"{video_id}/whole"
         trajectories = _trajectories(video_id, actions, spans, frames)
