@@ -13,6 +13,7 @@ by the `--labels` a user gives.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +92,14 @@ def differing_tasks(records_per_run: list[list[dict[str, Any]]]) -> list[str]:
     common = [key for key in statuses[0] if all(key in run for run in statuses[1:])]
     return [
         f"{key}: " + " | ".join(run[key] for run in statuses)
-        for key in sorted(common)
+        for key in sorted(common, key=_natural)
         if len({run[key] for run in statuses}) > 1
     ]
+
+
+def _natural(key: str) -> list[Any]:
+    """"shop:9" before "shop:10": numbers compare as numbers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", key)]
 
 
 def only_in_some(records_per_run: list[list[dict[str, Any]]]) -> int:
