@@ -108,16 +108,9 @@ def check_readable(path: Path) -> None:
 def probe(path: str | Path) -> VideoInfo:
     """Describe the first video stream of `path`, or raise a VideoError naming the file and the fault."""
     path = Path(path)
-    check_readable(path)
-    command = [_tool("ffprobe"), "-v", "error", "-of", "json", "-show_format", "-show_streams", _input_url(path)]
+    report = _ffprobe(path, ["-of", "json", "-show_format", "-show_streams"])
     try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
-    except subprocess.TimeoutExpired as exc:
-        raise VideoError(f"video {path} could not be probed within {PROBE_TIMEOUT_S} s: {FIX}") from exc
-    if result.returncode != 0:
-        raise VideoError(f"video {path} is corrupt or not a video ({_first_line(result.stderr)}): {FIX}")
-    try:
-        data = json.loads(result.stdout or "{}")
+        data = json.loads(report or "{}")
     except json.JSONDecodeError as exc:
         raise VideoError(f"video {path} is corrupt or not a video (unreadable ffprobe report): {FIX}") from exc
     streams = [
@@ -312,17 +305,20 @@ def _widen_pipe(fd: int) -> None:
 
 def has_audio(path: str | Path) -> bool:
     """Whether `path` holds an audio stream (a narrated tutorial does; a silent screen capture does not)."""
-    path = Path(path)
+    return bool(_ffprobe(Path(path), ["-select_streams", "a", "-show_entries", "stream=index", "-of", "csv=p=0"]).strip())
+
+
+def _ffprobe(path: Path, options: list[str]) -> str:
+    """ffprobe's report on `path` with `options`, or a VideoError naming the file and the fault."""
     check_readable(path)
-    command = [_tool("ffprobe"), "-v", "error", "-select_streams", "a", "-show_entries", "stream=index",
-               "-of", "csv=p=0", _input_url(path)]  # fmt: skip
+    command = [_tool("ffprobe"), "-v", "error", *options, _input_url(path)]
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
     except subprocess.TimeoutExpired as exc:
         raise VideoError(f"video {path} could not be probed within {PROBE_TIMEOUT_S} s: {FIX}") from exc
     if result.returncode != 0:
         raise VideoError(f"video {path} is corrupt or not a video ({_first_line(result.stderr)}): {FIX}")
-    return bool(result.stdout.strip())
+    return result.stdout
 
 
 def extract_audio(path: str | Path, out_path: str | Path, sample_rate: int = 16000) -> Path:
