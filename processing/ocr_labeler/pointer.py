@@ -209,6 +209,13 @@ class PointerTracker:
         last = self.last
         if last is not None:
             here = sprite_box(last, margin=3)
+            if last.sprite is not None:
+                # A shape found by motion may have been something else that moved (a spinner): a drawn
+                # pointer shape found moving elsewhere wins.
+                elsewhere = [grow(box, 30) for box in changed if _pointer_sized(box) and not _touches(here, box)]
+                hit = self._search(luma, elsewhere[:12]) if elsewhere else None
+                if hit is not None:
+                    return self._found(hit)
             if not any(_touches(here, box) for box in changed):
                 return last  # nothing changed where it was: it is still there
             hit = self._search(luma, [grow(here, 40)])
