@@ -32,7 +32,9 @@ from tasks.sandbox.tutorials.ground_truth import ActionRecord, TutorialRecord
 FPS = 12
 WIDTH, HEIGHT = 1280, 720
 LIVE_AFTER_S = 1.6  # real time watched after a click or Enter: loading states and toasts happen then
-_CODE = [Path(apps.__file__), Path(pointer_art.__file__), Path(scripts.__file__), Path(__file__)]
+_IS_FIELD = "([x, y]) => { const e = document.elementFromPoint(x, y); return !!e && e.tagName === 'INPUT'; }"
+_CODE = [Path(apps.__file__), Path(pointer_art.__file__), Path(scripts.__file__), Path(__file__),
+         *sorted((Path(apps.__file__).parent / "pages").glob("*.html"))]
 
 
 @dataclass(frozen=True)
@@ -153,9 +155,7 @@ class _Take:
         )
         if cursor == "pointer":
             self.shape = "hand"
-        elif cursor == "text" or (cursor == "auto" and self.page.evaluate(
-                "([x, y]) => { const e = document.elementFromPoint(x, y); return !!e && e.tagName === 'INPUT'; }",
-                [self.x, self.y])):  # fmt: skip
+        elif cursor == "text" or (cursor == "auto" and self.page.evaluate(_IS_FIELD, [self.x, self.y])):
             self.shape = "text"
         else:
             self.shape = "arrow"

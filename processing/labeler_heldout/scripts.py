@@ -1,7 +1,8 @@
 """The held-out tutorials: what a person does in each app, step by step.
 
-Steps: ("click", selector, name), ("type", selector, label, text[, enter]) (clicks the field, types
-each character, then presses Enter when `enter`: one "type" action, as the sandbox logs it), ("scroll", pixels), ("wander",), ("pause", seconds).
+Steps: ("click", selector, name), ("type", selector, label, text[, enter]) (clicks the field,
+types each character, then presses Enter when `enter`: one "type" action, as the sandbox
+logs it), ("scroll", pixels), ("wander",), ("pause", seconds).
 `name` and `label` are what a person would call the element: the ground-truth target.
 Each script has its own pointer theme and click effect, so the set covers all of them.
 """

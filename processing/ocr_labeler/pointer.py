@@ -334,7 +334,8 @@ class PointerTracker:
         if not candidates:
             return None
         hit = min(candidates, key=lambda c: c[0])[1]
-        if int(hit.sprite.mask.sum()) >= LEARN_MIN_PIXELS and float(hit.sprite.image[hit.sprite.mask > 0].std()) > 20:
+        sprite = hit.sprite
+        if int(sprite.mask.sum()) >= LEARN_MIN_PIXELS and float(sprite.image[sprite.mask > 0].std()) > 20:
             self._learned = [hit.sprite] + self._learned[: LEARNED_KEPT - 1]
         return hit
 
