@@ -8,9 +8,11 @@ shape's mask only (`TM_CCOEFF_NORMED` with a mask), so the page behind the point
 not matter, and blur from video compression only lowers the score a little.
 
 On a real recording a pointer drawn by the system with a shadow or an unusual theme
-scores lower than on the sandbox's; `cursor_min_score` sets how low a match may go,
-and when no shape passes, the labeler falls back to reading the changes without a
-pointer (clicks are then timed by where the screen changed). The pointer is searched
+scores lower than on the sandbox's; `cursor_min_score` sets how low a match may go.
+When no drawn shape passes (another theme's hand or I-beam), the pointer is found by
+motion: a pointer-sized blob that changed near where it was last seen, whose pixels
+then serve as a template learned from that video; a drawn shape found moving elsewhere
+takes over again. The pointer is searched
 only where the frame changed (it moves) and near where it was last seen, which keeps
 the cost per frame to a few small matches; the whole frame is searched, at half
 size, only when the pointer is lost.
