@@ -12,11 +12,17 @@ from processing.records import LabeledAction
 from settings import Settings
 
 
+OWN = "on its own recordings (sandbox tutorials, tuned on)"
+HELD_OUT = "on recordings it was not tuned on (held-out apps)"
+QUICK_HELD_OUT = ("tracker-new-task", "recipes-search", "settings-password")  # one per app
+
+
 @dataclass
 class LabelerAccuracy:
     report: AccuracyReport
     videos: int
     missing: list[str]  # tutorials without labeled actions (not processed, or their labeling failed)
+    measured_on: str = OWN
 
 
 def labeler_accuracy(settings: Settings, names: list[str]) -> LabelerAccuracy:
@@ -36,12 +42,26 @@ def labeler_accuracy(settings: Settings, names: list[str]) -> LabelerAccuracy:
     return LabelerAccuracy(total, scored, missing)
 
 
+def heldout_accuracy(settings: Settings, quick: bool) -> LabelerAccuracy:
+    """The OCR labeler, with the same settings, on the held-out recordings (made once, then cached)."""
+    from processing.labeler_heldout.recorder import record_all
+    from processing.ocr_labeler.labeler import OcrLabeler
+
+    knobs = settings.processing.ocr_labeler
+    total, scored = AccuracyReport.empty(), 0
+    for recording in record_all(settings, only=list(QUICK_HELD_OUT) if quick else None):
+        predicted = OcrLabeler().label(recording.video, [], knobs)
+        total = total.add(score_actions(predicted, ground_truth_actions(recording.actions), knobs.score_tolerance_s))
+        scored += 1
+    return LabelerAccuracy(total, scored, [], HELD_OUT)
+
+
 def accuracy_lines(accuracy: LabelerAccuracy) -> list[str]:
     if not accuracy.videos:
-        return ["labeler accuracy: no processed tutorial to score"]
+        return [f"labeler accuracy {accuracy.measured_on}: no processed tutorial to score"]
     kind, target = accuracy.report.type, accuracy.report.type_target
     lines = [
-        f"OCR labeler vs the tutorials' ground truth ({accuracy.videos} videos, {kind.truth} actions, "
+        f"OCR labeler {accuracy.measured_on}, vs ground truth ({accuracy.videos} videos, {kind.truth} actions, "
         f"{kind.predicted} labeled):",
         f"  action kind           F1 {kind.f1:.2f}  (precision {kind.precision:.2f}, recall {kind.recall:.2f})",
         f"  kind + target name    F1 {target.f1:.2f}  (precision {target.precision:.2f}, recall {target.recall:.2f})",

@@ -97,6 +97,7 @@ class Observer:
         facts = FrameFacts(frame.index, frame.time_s, hit and hit.point, moved, content, fraction, shift, ring, page)
         self._record(facts, hit)
         if ring:
+            self._dwell_used = True  # this rest's click is found: what the page does next is its response
             self._click(frame.index, frame.time_s, previous, hit, "ring")
         elif self._dwell_click(facts, page):
             self._click(frame.index, frame.time_s, previous, hit, "dwell")
@@ -130,7 +131,7 @@ class Observer:
     def _dwell_click(self, facts: FrameFacts, page: bool) -> bool:
         """A change at or near a resting pointer, the first since it came to rest (only without highlights)."""
         mode = self.settings.click_evidence
-        if mode == "ring" or (mode == "auto" and any(c.evidence == "ring" for c in self.clicks)):
+        if mode == "ring":
             return False
         if facts.pointer is None or facts.moved is None or facts.moved > STILL_PX:
             self._rest_since, self._dwell_used = None, False

@@ -66,7 +66,8 @@ def scrolls(facts: list[FrameFacts], click_times: list[float]) -> list[Step]:
 
 
 def _click_effect(scroll: Step, click_times: list[float]) -> bool:
-    return scroll.start_s == scroll.end_s and any(0 < scroll.start_s - t <= CLICK_EFFECT_S for t in click_times)
+    # `0 <=`: a click seen from the page's response (no ring) is timed at that very frame.
+    return scroll.start_s == scroll.end_s and any(0 <= scroll.start_s - t <= CLICK_EFFECT_S for t in click_times)
 
 
 def hover_reverts(hover: ClickView, observation: Observation) -> bool:
