@@ -117,6 +117,12 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
     viewport = page.viewport_size or {"width": 1280, "height": 720}
     width, height = int(viewport["width"]), int(viewport["height"])
     try:
+        # A navigation that committed after the action settled (a slow machine) has an empty document
+        # until it is parsed; wait for that (at once when it is), so the tree is never read half-built.
+        page.wait_for_load_state("domcontentloaded", timeout=_RETRY_WAIT_MS)
+    except PlaywrightError:
+        pass  # a page still loading after that is observed as it is
+    try:
         tree = capture_ax_tree(cdp, width, height, options.viewport_only)
     except PlaywrightError:
         # A document being replaced cannot be read; the next one can once it has loaded.
