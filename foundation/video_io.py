@@ -9,9 +9,12 @@ grey image, and only frames a caller keeps are converted to BGR (`SampledFrame.b
 With `decode` other than "all", the decoder skips frames no other frame needs
 (`-skip_frame`): "noref" drops non-reference frames, "bidir" every B-frame, "nokey"
 all but keyframes. The sample for each moment is then the first decoded frame at or
-after it (before the next moment), and it carries its own presentation time (read
-from ffmpeg's `showinfo` line for the frame), not the moment it stands in for. With
-libx264's default 3 B-frames, "bidir" lands at most 3 frames (0.1 s at 30 fps) late.
+after it (before the next moment), and it carries its own presentation time, not the
+moment it stands in for. With libx264's default 3 B-frames, "bidir" lands at most 3
+frames (0.1 s at 30 fps) late. These modes decode in this process through PyAV
+(foundation/sparse_decode.py), which copies out only the wanted frames; a file that asks
+to be rotated goes through the ffmpeg command line instead (it applies the rotation),
+timed by its `showinfo` lines.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ class VideoInfo:
     height: int
     frame_count: int  # from the container when it says, else duration x fps
     codec: str
+    rotation: int = 0  # degrees the file asks the player to turn it (display matrix); 0 for screen recordings
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,8 @@ def _video_info(path: Path, stream: dict, container: dict) -> VideoInfo:
         raise VideoError(
             f"video {path} is corrupt or has no frames ({width}x{height}, {fps:g} fps, {duration:g} s): {FIX}"
         )
-    if abs(_rotation(stream)) % 180 == 90:
+    rotation = _rotation(stream)
+    if abs(rotation) % 180 == 90:
         width, height = height, width
     return VideoInfo(
         path=path,
@@ -144,6 +149,7 @@ def _video_info(path: Path, stream: dict, container: dict) -> VideoInfo:
         height=height,
         frame_count=frames or max(1, round(duration * fps)),
         codec=str(stream.get("codec_name", "unknown")),
+        rotation=rotation,
     )
 
 
@@ -200,6 +206,11 @@ def iter_frames(
                         f"{', '.join(DECODE_MODES)}")  # fmt: skip
     path = Path(path)
     info = info or probe(path)
+    if decode != "all" and info.rotation % 360 == 0:
+        from foundation.sparse_decode import iter_sparse_frames
+
+        yield from iter_sparse_frames(path, fps, info, threads, decode, reuse_buffers)
+        return
     # 4:2:0 needs even sides; cropping a stray pixel costs nothing, scaling would.
     width, height = info.width - info.width % 2, info.height - info.height % 2
     crop = f"crop={width}:{height}:0:0"

@@ -228,8 +228,8 @@ class ProcessingSettings:
     # every B-frame ("bidir") or all but keyframes ("nokey"). "bidir" finds the same changes at a
     # fraction of the CPU (benchmarks/changed_frames.py, docs/benchmarks.md).
     decode_frames: str = "bidir"
-    # ffmpeg decoder threads per video: 1 costs the least CPU (frame threads add ~30%); speed up many
-    # videos with `workers`, or set 0 to let ffmpeg pick (shorter wall time for one video).
+    # Decoder threads per video: 1 costs the least CPU (frame threads add ~30%); speed up many
+    # videos with `workers`, or set 0 to let libavcodec pick (shorter wall time for one video).
     decode_threads: int = 1
     # JPEG quality of keyframes written to the cache.
     keyframe_quality: int = 85

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import subprocess
 import tracemalloc
 from pathlib import Path
@@ -193,3 +194,52 @@ def test_skipping_modes_hand_over_real_frames_at_their_own_times(tutorial_b_fram
 def test_an_unknown_decode_mode_is_refused(tutorial):
     with pytest.raises(UserError, match="decode_frames"):
         next(iter_frames(tutorial.path, 2.0, decode="some"))
+
+
+def test_a_truncated_download_gives_the_frames_before_the_cut_when_skipping_frames(tutorial_b_frames, tmp_path):
+    streamable, cut = tmp_path / "streamable.mp4", tmp_path / "cut.mp4"  # index first, as web videos are
+    subprocess.run(["ffmpeg", "-nostdin", "-y", "-v", "error", "-i", str(tutorial_b_frames.path), "-c", "copy",
+                    "-movflags", "+faststart", str(streamable)], check=True)  # fmt: skip
+    data = streamable.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    whole = list(iter_frames(streamable, 2.0, decode="bidir"))
+    frames = list(iter_frames(cut, 2.0, decode="bidir"))
+    assert 5 <= len(frames) < len(whole)
+    assert [f.time_s for f in frames] == [f.time_s for f in whole[: len(frames)]]
+
+
+def test_a_video_that_cannot_be_decoded_is_named_when_skipping_frames(tutorial_b_frames, tmp_path):
+    broken = tmp_path / "broken.mp4"
+    data = bytearray(tutorial_b_frames.path.read_bytes())
+    info = probe(tutorial_b_frames.path)
+    broken.write_bytes(bytes(data[:64]) + bytes(len(data) - 64))  # the header's start, then zeros
+    with pytest.raises(VideoError, match="broken.mp4"):
+        list(iter_frames(broken, 2.0, info, decode="bidir"))
+
+
+def test_a_rotated_phone_video_is_sampled_upright_when_skipping_frames(tutorial_b_frames, tmp_path):
+    """A file that asks to be turned 90 degrees is handed over as displayed, in every mode."""
+    rotated = tmp_path / "rotated.mp4"
+    subprocess.run(
+        ["ffmpeg", "-nostdin", "-y", "-v", "error", "-i", str(tutorial_b_frames.path), "-t", "3", "-c", "copy",
+         "-metadata:s:v:0", "rotate=90", str(rotated)], check=True,
+    )  # fmt: skip
+    info = probe(rotated)
+    assert (info.width, info.height) == (720, 1280) and info.rotation % 360 != 0
+    for mode in ("all", "bidir"):
+        frames = list(iter_frames(rotated, 2.0, info, decode=mode))
+        assert len(frames) >= 5 and all(f.luma.shape == (1280, 720) for f in frames), mode
+
+
+def test_skipping_modes_time_frames_as_ffmpeg_does(tutorial_b_frames):
+    """The in-process decoder picks the same frames at the same times as ffmpeg's select filter."""
+    command = [
+        "ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-v", "level+info", "-threads", "1", "-skip_frame", "bidir",
+        "-i", str(tutorial_b_frames.path), "-fps_mode", "passthrough", "-vf",
+        "select='if(isnan(prev_selected_t),1,gt(floor(t*2+0.000001),floor(prev_selected_t*2+0.000001)))',showinfo",
+        "-f", "null", "-",
+    ]  # fmt: skip
+    report = subprocess.run(command, capture_output=True, text=True, check=True).stderr
+    expected = [round(float(t), 3) for t in re.findall(r"pts_time:(\S+)", report)]
+    sampled = [round(f.time_s, 3) for f in iter_frames(tutorial_b_frames.path, 2.0, decode="bidir", threads=1)]
+    assert sampled == expected and len(sampled) > 20
