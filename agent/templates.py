@@ -7,34 +7,17 @@ process.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
-from string import Template
 
-from foundation.errors import UserError
+from foundation.prompt_folder import PromptFolder
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
-
-
-@lru_cache(maxsize=None)
-def _template(name: str) -> Template:
-    path = PROMPTS_DIR / f"{name}.txt"
-    if not path.is_file():
-        raise UserError(f"prompt template {path} is missing: restore it from the repository")
-    return Template(path.read_text(encoding="utf-8"))
+PROMPTS = PromptFolder(PROMPTS_DIR, filled_by="the agent")
 
 
 def render(name: str, **values: object) -> str:
     """Template `name` with its placeholders filled, without the trailing newline of the file."""
-    try:
-        return _template(name).substitute({key: str(value) for key, value in values.items()}).rstrip("\n")
-    except KeyError as exc:
-        raise UserError(
-            f"prompt template {name}.txt uses ${exc.args[0]}, which the agent does not fill; "
-            f"remove it (placeholders: {', '.join(sorted(values)) or 'none'})"
-        ) from None
-    except ValueError as exc:
-        raise UserError(f"prompt template {name}.txt has a stray '$' ({exc}); write a literal dollar as $$") from None
+    return PROMPTS.render(name, **values)
 
 
 def text_block(text: str) -> dict[str, str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from foundation.errors import UserError
-from model_access.ray_cluster import ACTOR_RESTARTS, connect, import_ray, start_endpoint_limits, use_endpoint_limits
+from model_access.ray_cluster import ACTOR_RESTARTS, connect, import_ray, release, start_endpoint_limits, use_endpoint_limits
 from settings import Settings
 
 class TaskWorker:
@@ -87,16 +87,7 @@ def run_in_ray(
                 ) from None
             hand_out(actor)
     finally:
-        for actor in actors:
-            try:
-                ray.get(actor.close.remote(), timeout=30)
-            except Exception:  # noqa: BLE001 - a dead actor has nothing left to close
-                pass
-            ray.kill(actor)
-        for limit in limits:
-            ray.kill(limit)
-        if started_here:
-            ray.shutdown()
+        release(ray, actors, limits, started_here)
 
 
 __all__ = ["run_in_ray"]

@@ -10,7 +10,7 @@ server together, not N times as many.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 from foundation.errors import UserError
 from settings.schema import Settings
@@ -92,6 +92,22 @@ def start_endpoint_limits(ray, settings: Settings) -> list[Any]:
         remote_limit.options(name=limit_name(url), get_if_exists=True).remote(slots)
         for url in endpoint_urls(settings)
     ]
+
+
+def release(ray, actors: list[Any], limits: list[Any], started_here: bool, on_close: Callable[[Any], None] | None = None) -> None:
+    """Close and kill the actors a run started, then its endpoint limits; stop Ray if this run started it."""
+    for actor in actors:
+        try:
+            closed = ray.get(actor.close.remote(), timeout=30)
+            if on_close is not None:
+                on_close(closed)
+        except Exception:  # noqa: BLE001 - a dead actor has nothing left to close
+            pass
+        ray.kill(actor)
+    for limit in limits:
+        ray.kill(limit)
+    if started_here:
+        ray.shutdown()
 
 
 def use_endpoint_limits() -> None:

@@ -42,7 +42,7 @@ class VideoWorker:
 
 def run_on_ray(pipeline: Pipeline, videos: list[VideoRecord], workers: int, address: str) -> list[VideoOutcome]:
     """Process `videos` on `workers` actors, then index each in this process; a failing video does not stop the rest."""
-    from model_access.ray_cluster import ACTOR_RESTARTS, connect, import_ray, start_endpoint_limits
+    from model_access.ray_cluster import ACTOR_RESTARTS, connect, import_ray, release, start_endpoint_limits
 
     ray = import_ray()
     started_here = not ray.is_initialized()
@@ -75,16 +75,7 @@ def run_on_ray(pipeline: Pipeline, videos: list[VideoRecord], workers: int, addr
                 continue
             outcomes[number] = _index_locally(pipeline, video, number, total, remote_outcome)
     finally:
-        for actor in actors:
-            try:
-                pipeline.client.ledger.merge(ray.get(actor.close.remote(), timeout=30))
-            except Exception:  # noqa: BLE001 - a dead actor has nothing left to close
-                pass
-            ray.kill(actor)
-        for limit in limits:
-            ray.kill(limit)
-        if started_here:
-            ray.shutdown()
+        release(ray, actors, limits, started_here, on_close=pipeline.client.ledger.merge)
     return [outcomes[number] for number in sorted(outcomes)]
 
 
