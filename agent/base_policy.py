@@ -21,6 +21,7 @@ from typing import Any
 
 from agent.demonstration import Demonstration
 from agent.history import History
+from agent.model_policy import POLICY_ROLE, ModelPolicy
 from agent.replies import read_reply
 from agent.templates import block, render
 from evaluation.observation import Observation, tab_header
@@ -31,29 +32,19 @@ from model_access.replies import ReplyParseError, extract_code_block, strip_thin
 from settings import Settings
 from agent.task_images import images_of, task_image_parts
 
-POLICY_ROLE = "policy"
 POLICY_STAGE = "policy"
 INTERMEDIATE_STAGE = "intermediate"
 
 
-class BasePolicy:
+class BasePolicy(ModelPolicy):
     name = "react"
 
     def __init__(self, settings: Settings, client: ModelClient | None = None) -> None:
-        self.settings = settings
-        self._own_client = client is None
-        self.client = client if client is not None else ModelClient(settings)
-        self.client.role_settings(POLICY_ROLE)  # no policy model configured: say so before any task runs
-        self.env: Any = None
-        self.task: Any = None
+        super().__init__(settings, client)
         self.history = History()
-        self.last_observation: Observation | None = None
         self.task_images: list[bytes] = []
 
-    # ---- the Policy protocol ----
-
-    def attach_environment(self, env: Any) -> None:
-        self.env = env  # read for how each action went and for the final page
+    # ---- the Policy protocol (the rest in ModelPolicy) ----
 
     def reset(self, task: Any) -> None:
         self.task = task
@@ -61,20 +52,6 @@ class BasePolicy:
         self.last_observation = None
         # [harness parity, issue 20] the task's input images (VWA `image` field), sent with the objective each step.
         self.task_images = images_of(task, self.settings)
-
-    def act(self, observation: Observation) -> PolicyStep:
-        return self.step(observation, None)
-
-    def answer_intermediate(self, question: str) -> str | None:
-        return self.ask_intermediate(question, [])
-
-    def usage(self) -> dict[str, Any]:
-        return self.client.ledger.to_dict()
-
-    def close(self) -> None:
-        self.env = None
-        if self._own_client:
-            self.client.close()
 
     # ---- one step ----
 
@@ -158,10 +135,6 @@ class BasePolicy:
             return extract_code_block(result.text)
         except ReplyParseError:
             return strip_thinking(result.text).strip()
-
-    def _final_observation(self) -> Observation | None:
-        observation = getattr(self.env, "observation", None)
-        return observation if observation is not None else self.last_observation
 
 
 def build_react_policy(settings: Settings, args: argparse.Namespace) -> BasePolicy:

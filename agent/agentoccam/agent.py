@@ -31,6 +31,7 @@ from agent.agentoccam.plan import PlanError, PlanTree
 from agent.agentoccam.refine import RefinedPage, refine_tree
 from agent.agentoccam.templates import block, render
 from agent.demonstration import Demonstration
+from agent.model_policy import POLICY_ROLE, ModelPolicy
 from agent.templates import block as agent_block
 from evaluation.actions import ActionParseError
 from evaluation.observation import Observation, tab_header
@@ -41,7 +42,6 @@ from model_access.messages import Message, count_images, image_part, system_mess
 from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 from settings import Settings
 
-POLICY_ROLE = "policy"
 POLICY_STAGE = "policy"
 INTERMEDIATE_STAGE = "intermediate"
 SECTIONS = ("INTERACTION HISTORY SUMMARY", "OBSERVATION DESCRIPTION", "REASON", "ACTION", "OBSERVATION HIGHLIGHT")
@@ -93,20 +93,16 @@ def _first_line_closes(action: str) -> bool:
     return first.count("[") == first.count("]") and len(action.splitlines()) > 1
 
 
-class AgentOccamAgent:
+class AgentOccamAgent(ModelPolicy):
     name = "agentoccam"
 
     def __init__(self, settings: Settings, client: ModelClient | None = None) -> None:
-        self.settings = settings
+        super().__init__(settings, client)
         self.options = settings.agentoccam
-        self._own_client = client is None
-        self.client = client if client is not None else ModelClient(settings)
-        self.client.role_settings(POLICY_ROLE)  # no policy model configured: say so before any task runs
         self.commands = offered(self.options.actions, self.options.planning)
-        self.env: Any = None
         self.reset(None)
 
-    # ---- the Policy protocol ----
+    # ---- the Policy protocol (the rest in ModelPolicy) ----
 
     def attach_environment(self, env: Any) -> None:
         """AgentOccam reads the whole page: the environment observes it all and leaves the budget to us."""
@@ -119,23 +115,9 @@ class AgentOccamAgent:
         self.plans: PlanTree | None = None
         self.interactions: list[Interaction] = []
         self.start_url = getattr(task, "start_url", "") or ""
-        self.last_observation: Observation | None = None
+        self.last_observation = None
         self.page: RefinedPage | None = None
         self.task_images = images_of(task, self.settings)  # the VWA `image` field, sent with the objective
-
-    def act(self, observation: Observation) -> PolicyStep:
-        return self.step(observation, None)
-
-    def answer_intermediate(self, question: str) -> str | None:
-        return self.ask_intermediate(question, [])
-
-    def usage(self) -> dict[str, Any]:
-        return self.client.ledger.to_dict()
-
-    def close(self) -> None:
-        self.env = None
-        if self._own_client:
-            self.client.close()
 
     # ---- one step (the base-agent hook: `demonstration` is shown before the task) ----
 
@@ -355,10 +337,6 @@ class AgentOccamAgent:
             if item.result is None and item.env_step is not None and item.env_step < len(steps):
                 step = steps[item.env_step]
                 item.result = "done" if step.ok else f"failed: {step.error}"
-
-    def _final_observation(self) -> Observation | None:
-        observation = getattr(self.env, "observation", None)
-        return observation if observation is not None else self.last_observation
 
 
 def build_agentoccam_policy(settings: Settings, args: argparse.Namespace) -> AgentOccamAgent:
