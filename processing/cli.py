@@ -178,7 +178,7 @@ def _dry_run(args: argparse.Namespace, settings: "Settings", pipeline) -> int:
         print(f"would download {url} (its model calls are counted once it is downloaded)")
     videos = found.videos[: args.limit] if args.limit else found.videos
     print(f"dry run: {len(videos)} video(s) would be processed; no model call is made")
-    total, exact = 0, True
+    total, exact, speech = 0, True, 0
     for video in videos:
         plan = pipeline.plan(video)
         if "error" in plan:
@@ -190,9 +190,11 @@ def _dry_run(args: argparse.Namespace, settings: "Settings", pipeline) -> int:
         for stage, calls, basis in plan["calls"]:
             print(f"      {stage}: {calls} model call(s) ({basis})")
         total += plan["trajectory_calls"]
+        speech += plan["transcript_calls"]
         exact = exact and (plan["trajectory_exact"] or not plan["trajectory_calls"])
     qualifier = "exact" if exact else "partly estimated, see above"
     print(f"trajectory stage: {total} model call(s) in all ({qualifier})")
+    print(f"speech recognition: at most {speech} request(s) in all (one per video without subtitles or a stored transcript)")
     return 0
 
 

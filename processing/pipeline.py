@@ -44,7 +44,7 @@ from processing.stages.trajectories import (
     whole_video_trajectory,
 )
 from processing.summary import STAGES, RunSummary, StageRun, VideoOutcome
-from processing.transcripts import VTT_NAME, video_transcript
+from processing.transcripts import VTT_NAME, planned_transcript_calls, video_transcript
 from settings.schema import Settings
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ class _Video:
     tag: str = ""  # "[2/5]": which of the run's videos it is, for progress lines
     keyframes: list[KeyFrame] = field(default_factory=list)
     keyframes_digest: str = ""
+    transcript_plan: tuple[int, str] | None = None  # dry run, transcript not stored: (requests, why)
 
 
 class Pipeline:
@@ -247,23 +248,32 @@ class Pipeline:
         """Subtitles, else speech recognition of the audio (processing/transcripts.py); the text joins the record."""
         record = state.record
         path = Path(record.path)
-        if state.dry_run or not path.is_file():
-            return  # a dry run sends nothing; a missing file fails in the next stage with its own line
+        if not path.is_file():
+            return  # a missing file fails in the next stage with its own line
         asr = self.settings.models.asr
-        data = self._stage(
+        language = self.settings.retrieval.language
+        try:
+            data = self._transcript_data(state, path, asr.model, language)
+        except _NotCached:  # a dry run with no stored transcript: count the requests it would send
+            state.transcript_plan = planned_transcript_calls(path, self.client, language)
+            return
+        state.outcome.transcript = data["source"] or f"none: {data['reason']}"
+        if data["text"] and not record.transcript.strip():
+            record.transcript = data["text"]  # the later stages' keys include it, in a dry run too
+            if not state.dry_run:
+                art.write_json_atomic(state.files.folder / "video.json", record.to_dict())
+
+    def _transcript_data(self, state: _Video, path: Path, asr_model: str, language: str) -> dict[str, Any]:
+        return self._stage(
             state,
             "transcript",
-            inputs={"video_sha256": state.files.file_hash(path), "subtitles": digest(record.transcript)},
-            identity={"asr_model": asr.model if self.client.is_configured("asr") else "",
-                      "language": self.settings.retrieval.language},  # fmt: skip
+            inputs={"video_sha256": state.files.file_hash(path, remember=not state.dry_run),
+                    "subtitles": digest(state.record.transcript)},  # fmt: skip
+            identity={"asr_model": asr_model if self.client.is_configured("asr") else "", "language": language},
             compute=lambda: self._transcribe(state),
             note=lambda data: f"from {data['source']}" if data["source"] else f"none ({data['reason']})",
             valid=lambda data: not data["source"] or (state.files.folder / VTT_NAME).is_file(),
         )
-        state.outcome.transcript = data["source"] or f"none: {data['reason']}"
-        if data["text"] and not record.transcript.strip():
-            record.transcript = data["text"]
-            art.write_json_atomic(state.files.folder / "video.json", record.to_dict())
 
     def _transcribe(self, state: _Video) -> tuple[dict[str, Any], StageStats]:
         language = self.settings.retrieval.language
@@ -410,12 +420,17 @@ class Pipeline:
         p = self.settings.processing
         stored = [name for name in STAGES if name in outcome.stages]
         todo = [name for name in STAGES if name not in outcome.stages]
+        calls: list[tuple[str, int, str]] = []  # (stage, calls, how the number was found)
+        if "transcript" in outcome.stages:
+            stored.insert(0, "transcript")
+        elif state.transcript_plan is not None:
+            todo.insert(0, "transcript")
+            calls.append(("transcript", *state.transcript_plan))
         if "changed_frames" in stored:
             frames, per_frame = outcome.keyframes, "one action per changed frame"
         else:  # not detected yet: at most one changed frame per sampled frame
             frames = int(state.record.duration_s * p.sample_fps) + 1
             per_frame = "one action per sampled frame, as changed frames are not detected yet"
-        calls: list[tuple[str, int, str]] = []  # (stage, calls, how the number was found)
         if "labeling" in todo:
             clips = self.labeler.estimate_calls(frames)
             calls.append(("labeling", clips, "exact" if "changed_frames" in stored else "at most"))
@@ -443,6 +458,7 @@ class Pipeline:
             "calls": calls,
             "trajectory_calls": trajectory_calls,
             "trajectory_exact": basis == "exact",
+            "transcript_calls": state.transcript_plan[0] if state.transcript_plan and "transcript" in todo else 0,
         }
 
     # -- output -------------------------------------------------------------------------------------

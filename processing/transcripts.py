@@ -51,6 +51,17 @@ def video_transcript(video_path: Path, folder: Path, client: ModelClient, langua
     return TranscriptResult(" ".join(cue.text for cue in cues), "asr", scripted=scripted)
 
 
+def planned_transcript_calls(video_path: Path, client: ModelClient, language: str) -> tuple[int, str]:
+    """For a dry run: how many speech-recognition requests `video_transcript` would send, and why. Sends nothing."""
+    if load_transcript(video_path, language) is not None:
+        return 0, "from its subtitle file"
+    if not has_audio(video_path):
+        return 0, "none: no subtitles and no audio track"
+    if not client.is_configured("asr"):
+        return 0, f"none: no subtitles, and its audio is not transcribed ({ASR_FIX})"
+    return 1, "at most: one request for the audio track (none if the model cache has it)"
+
+
 def timed_transcript(folder: Path) -> list[Cue]:
     """The cues kept by `video_transcript` in a video's artifact folder (empty when none was kept)."""
     path = folder / VTT_NAME

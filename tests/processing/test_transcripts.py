@@ -116,3 +116,24 @@ def test_a_video_without_transcript_says_why(narrated_video, tmp_path) -> None:
     assert no_audio.text == "" and no_audio.reason == "no subtitles and no audio track: the video has no transcript"
     assert no_asr.text == "" and "set models.asr.base_url" in no_asr.reason
     assert not (tmp_path / "a" / VTT_NAME).exists()
+
+
+def test_dry_run_counts_the_speech_recognition_requests_and_sends_none(narrated_video, tmp_path) -> None:
+    from tests.processing.pipeline_helpers import pipeline_settings, process
+
+    video, _ = narrated_video
+    folder = tmp_path / "videos"
+    folder.mkdir()
+    shutil.copy(video, folder / video.name)
+    with ScriptedServer({"default": "[]"}) as server:
+        settings = pipeline_settings(tmp_path / "cache", server.base_url)
+        code, without_asr, _ = process(settings, "--source", "dir", "--videos", str(folder), "--dry-run")
+        assert code == 0
+        settings.models.asr.base_url, settings.models.asr.model = server.base_url, "whisper-large-v3"
+        code, with_asr, _ = process(settings, "--source", "dir", "--videos", str(folder), "--dry-run")
+        assert code == 0 and server.log == []
+    assert "to do: transcript, changed_frames" in with_asr
+    assert "transcript: 1 model call(s) (at most: one request for the audio track" in with_asr
+    assert "speech recognition: at most 1 request(s) in all" in with_asr
+    assert "transcript: 0 model call(s) (none: no subtitles, and its audio is not transcribed" in without_asr
+    assert "speech recognition: at most 0 request(s) in all" in without_asr
