@@ -94,7 +94,9 @@ def start_endpoint_limits(ray, settings: Settings) -> list[Any]:
     ]
 
 
-def release(ray, actors: list[Any], limits: list[Any], started_here: bool, on_close: Callable[[Any], None] | None = None) -> None:
+def release(
+    ray, actors: list[Any], limits: list[Any], started_here: bool, on_close: Callable[[Any], None] | None = None
+) -> None:
     """Close and kill the actors a run started, then its endpoint limits; stop Ray if this run started it."""
     for actor in actors:
         try:

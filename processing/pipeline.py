@@ -253,7 +253,16 @@ class Pipeline:
         asr = self.settings.models.asr
         language = self.settings.retrieval.language
         try:
-            data = self._transcript_data(state, path, asr.model, language)
+            data = self._stage(
+                state,
+                "transcript",
+                inputs={"video_sha256": state.files.file_hash(path, remember=not state.dry_run),
+                        "subtitles": digest(record.transcript)},  # fmt: skip
+                identity={"asr_model": asr.model if self.client.is_configured("asr") else "", "language": language},
+                compute=lambda: self._transcribe(state),
+                note=lambda data: f"from {data['source']}" if data["source"] else f"none ({data['reason']})",
+                valid=lambda data: not data["source"] or (state.files.folder / VTT_NAME).is_file(),
+            )
         except _NotCached:  # a dry run with no stored transcript: count the requests it would send
             state.transcript_plan = planned_transcript_calls(path, self.client, language)
             return
@@ -262,18 +271,6 @@ class Pipeline:
             record.transcript = data["text"]  # the later stages' keys include it, in a dry run too
             if not state.dry_run:
                 art.write_json_atomic(state.files.folder / "video.json", record.to_dict())
-
-    def _transcript_data(self, state: _Video, path: Path, asr_model: str, language: str) -> dict[str, Any]:
-        return self._stage(
-            state,
-            "transcript",
-            inputs={"video_sha256": state.files.file_hash(path, remember=not state.dry_run),
-                    "subtitles": digest(state.record.transcript)},  # fmt: skip
-            identity={"asr_model": asr_model if self.client.is_configured("asr") else "", "language": language},
-            compute=lambda: self._transcribe(state),
-            note=lambda data: f"from {data['source']}" if data["source"] else f"none ({data['reason']})",
-            valid=lambda data: not data["source"] or (state.files.folder / VTT_NAME).is_file(),
-        )
 
     def _transcribe(self, state: _Video) -> tuple[dict[str, Any], StageStats]:
         language = self.settings.retrieval.language
@@ -458,7 +455,7 @@ class Pipeline:
             "calls": calls,
             "trajectory_calls": trajectory_calls,
             "trajectory_exact": basis == "exact",
-            "transcript_calls": state.transcript_plan[0] if state.transcript_plan and "transcript" in todo else 0,
+            "transcript_calls": state.transcript_plan[0] if state.transcript_plan else 0,
         }
 
     # -- output -------------------------------------------------------------------------------------

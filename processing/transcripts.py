@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from foundation.subtitles import Cue, load_transcript, parse_subtitles
+from foundation.subtitles import Cue, Transcript, load_transcript, parse_subtitles
 from foundation.video_io import extract_audio, has_audio
 from model_access.client import ModelClient
 from model_access.transcription import transcribe, vtt_text
@@ -32,14 +32,12 @@ class TranscriptResult:
 
 def video_transcript(video_path: Path, folder: Path, client: ModelClient, language: str) -> TranscriptResult:
     """The transcript of `video_path`; the timed cues are written to `folder`/transcript.vtt."""
-    subtitles = load_transcript(video_path, language)
+    subtitles, none_because = _source(video_path, client, language)
     if subtitles is not None:
         _write_vtt(folder, list(subtitles.cues))
         return TranscriptResult(subtitles.text, "subtitles")
-    if not has_audio(video_path):
-        return TranscriptResult("", "", "no subtitles and no audio track: the video has no transcript")
-    if not client.is_configured("asr"):
-        return TranscriptResult("", "", f"no subtitles, and its audio is not transcribed: {ASR_FIX}")
+    if none_because:
+        return TranscriptResult("", "", none_because)
     audio = extract_audio(video_path, folder / "audio.wav")
     try:
         cues, scripted = transcribe(client, audio, language=language, stage=STAGE)
@@ -53,13 +51,24 @@ def video_transcript(video_path: Path, folder: Path, client: ModelClient, langua
 
 def planned_transcript_calls(video_path: Path, client: ModelClient, language: str) -> tuple[int, str]:
     """For a dry run: how many speech-recognition requests `video_transcript` would send, and why. Sends nothing."""
-    if load_transcript(video_path, language) is not None:
+    subtitles, none_because = _source(video_path, client, language)
+    if subtitles is not None:
         return 0, "from its subtitle file"
-    if not has_audio(video_path):
-        return 0, "none: no subtitles and no audio track"
-    if not client.is_configured("asr"):
-        return 0, f"none: no subtitles, and its audio is not transcribed ({ASR_FIX})"
+    if none_because:
+        return 0, f"none: {none_because}"
     return 1, "at most: one request for the audio track (none if the model cache has it)"
+
+
+def _source(video_path: Path, client: ModelClient, language: str) -> tuple[Transcript | None, str]:
+    """Where the transcript comes from: (its subtitles, ""), (None, "") for speech recognition, or (None, why none)."""
+    subtitles = load_transcript(video_path, language)
+    if subtitles is not None:
+        return subtitles, ""
+    if not has_audio(video_path):
+        return None, "no subtitles and no audio track: the video has no transcript"
+    if not client.is_configured("asr"):
+        return None, f"no subtitles, and its audio is not transcribed: {ASR_FIX}"
+    return None, ""
 
 
 def timed_transcript(folder: Path) -> list[Cue]:
