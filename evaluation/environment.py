@@ -260,6 +260,12 @@ class BrowserEnv:
         self._check_step_limits()
         return self._recorded(reply, None, False, reason, url_before, {"total_s": time.perf_counter() - started})
 
+    def end_episode(self, reason: str) -> None:
+        """End the episode for a reason of the caller's (the policy's prompt no longer fits its model)."""
+        self._end(reason)
+        if self.record is not None:
+            self.record.stop_reason = reason
+
     def observe_full_page(self) -> Observation:
         """Observe the whole page (not only the viewport, no token budget); the next step's ids refer
         to it. For tools that look elements up by role and name, such as the scripted policy."""

@@ -30,6 +30,8 @@ class StepRecord:
     timings: dict[str, float] = field(default_factory=dict)
     screenshot: str | None = None  # file name beside the record, set by `save`
     extra: dict[str, Any] = field(default_factory=dict)
+    # The policy's model calls for this step (calls, latency_s, tokens, replies cut at the length limit...).
+    model_usage: dict[str, Any] = field(default_factory=dict)
     screenshot_png: bytes | None = field(default=None, repr=False, compare=False)  # kept until saved
 
     def to_dict(self) -> dict[str, Any]:
@@ -52,7 +54,8 @@ class EpisodeRecord:
     steps: list[StepRecord] = field(default_factory=list)
     answer: str | None = None  # the `stop [answer]` text, None when the agent never stopped
     final_url: str = ""
-    stop_reason: str | None = None  # "stop", "max_steps", "parse_failures", "repeated_action", "browser_error"
+    # "stop", "max_steps", "parse_failures", "repeated_action", "browser_error", "context_overflow"
+    stop_reason: str | None = None
     duration_s: float = 0.0
     start_screenshot_png: bytes | None = field(default=None, repr=False, compare=False)
 

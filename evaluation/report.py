@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.run_comparison import comparison_text
+from evaluation.run_health import health_text, run_health
 from evaluation.run_records import (
     INDEX_FILE,
     SUMMARY_FILE,
@@ -61,7 +62,18 @@ def render_value(value: Any, folder: Path) -> str:
         if "\n" in value or len(value) > 160:
             return f"<pre>{html.escape(value)}</pre>"
         return html.escape(value)
+    if isinstance(value, float):
+        return html.escape(_readable_number(value))
     return html.escape(json.dumps(value))
+
+
+def _readable_number(value: float) -> str:
+    """A float as a person reads it: 72.43, 0.0123, 3 (not 72.42976653799951)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3g}"
 
 
 def _is_scalar(value: Any) -> bool:
@@ -147,6 +159,7 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
             **step,
             "demonstration_html": Markup(demonstration_html(demonstration, folder)) if demonstration else "",
             "extra_html": Markup(render_value(extra, folder)) if extra else "",
+            "usage_html": Markup(render_value(step["model_usage"], folder)) if step.get("model_usage") else "",
         })  # fmt: skip
     verdicts = [
         {**verdict, "details_html": Markup(render_value(verdict.get("details"), folder))}
@@ -164,6 +177,7 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
         state_html=Markup(render_value(record["state"], folder)) if record.get("state") else "",
         usage_html=Markup(render_value(usage, folder)) if usage else "",
         policy_html=Markup(render_value(record["policy_info"], folder)) if record.get("policy_info") else "",
+        health_html=Markup(render_value(record["model_health"], folder)) if record.get("model_health") else "",
     )
     path = folder / TASK_PAGE
     path.write_text(page, encoding="utf-8")
@@ -239,6 +253,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "usage": {role: ledger.to_dict() for role, ledger in ledgers.items()},
         "steps": steps,
         "policy_cost_per_step": cost_per_step(ledgers["policy"].to_dict(), steps),
+        "model_health": run_health(records),
     }
 
 
@@ -317,8 +332,18 @@ def state_lines(summary: dict[str, Any]) -> str:
     return text
 
 
+def summary_text(summary: dict[str, Any]) -> str:
+    """The run's tables as printed at its end and by `videodemo report`."""
+    parts = [format_table(summary), state_lines(summary)]
+    health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
+    if health:
+        parts.append(health)
+    parts.append(usage_tables(summary))
+    return "\n\n".join(parts)
+
+
 def print_summary(summary: dict[str, Any]) -> None:
-    print(format_table(summary) + "\n\n" + state_lines(summary) + "\n\n" + usage_tables(summary))
+    print(summary_text(summary))
 
 
 def write_run_outputs(run_dir: Path) -> dict[str, Any]:
@@ -327,8 +352,9 @@ def write_run_outputs(run_dir: Path) -> dict[str, Any]:
     records = iter_records(run_dir)
     summary = summarize(records)
     write_json(run_dir / SUMMARY_FILE, summary)
+    health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
     page = _environment().get_template("run_index.html").render(
-        run_name=run_dir.name, css=_css(), table=format_table(summary), records=records
+        run_name=run_dir.name, css=_css(), table=format_table(summary), health=health, records=records
     )
     (run_dir / INDEX_FILE).write_text(page, encoding="utf-8")
     return summary
@@ -342,7 +368,7 @@ def report(run_dir: Path, *other_dirs: Path, labels: list[str] | None = None) ->
     or several runs side by side (evaluation/run_comparison.py)."""
     summary = write_run_outputs(run_dir)
     if not other_dirs:
-        return format_table(summary) + "\n\n" + state_lines(summary) + "\n\n" + usage_tables(summary)
+        return summary_text(summary)
     folders = [Path(run_dir), *map(Path, other_dirs)]
     summaries = [summary, *(write_run_outputs(folder) for folder in other_dirs)]
     return comparison_text(folders, summaries, [iter_records(folder) for folder in folders], labels)

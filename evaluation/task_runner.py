@@ -25,10 +25,12 @@ from playwright.sync_api import Error as PlaywrightError
 from evaluation.actions import Action, format_action
 from evaluation.evaluate import CONFIG_ERROR, ERROR, TaskEvaluation, Verdict, evaluate_task
 from evaluation.run_manifest import now
+from evaluation.run_health import step_usage, task_health
 from evaluation.run_records import EVIDENCE_FILE, RECORD_FILE, task_folder, usage_difference, write_json
 from evaluation.site_state import reset_sites, site_counts
 from evaluation.step_extras import prepare_extra
 from model_access.accounting import UsageLedger
+from model_access.retry import ContextOverflow
 from settings import Settings
 
 
@@ -134,6 +136,7 @@ class TaskRunner:
         state["changed"] = task.require_reset or state["counts_changed"]
 
         steps = episode.steps if episode else []
+        policy_usage = usage_difference(usage_before, self.policy.usage())
         if episode is not None:
             episode.save(folder)
         record.update(
@@ -150,9 +153,10 @@ class TaskRunner:
             # What the policy says about the episode as a whole (the video policy: its videos, what it showed when).
             policy_info=self.policy.episode_info() if hasattr(self.policy, "episode_info") else None,
             usage={
-                "policy": usage_difference(usage_before, self.policy.usage()),
+                "policy": policy_usage,
                 "evaluation": self.client.ledger.to_dict(),
             },
+            model_health=task_health(steps, policy_usage.get("totals") or {}),
         )
         return self._finish(folder, record, evaluation, clock, timings)
 
@@ -166,13 +170,23 @@ class TaskRunner:
             self.policy.reset(task)
             env.reset(task)
             while not env.done:
-                step = self.policy.act(env.observation)
+                before = _usage_totals(self.policy)
+                try:
+                    step = self.policy.act(env.observation)
+                except ContextOverflow as exc:
+                    # The prompt outgrew the model: a failed step with the reason, then the episode ends (every
+                    # later prompt would be as long); the task is scored on what was done, not crashed.
+                    env.record_failed_step("", f"context overflow: {exc}")
+                    env.end_episode("context_overflow")
+                    env.record.steps[-1].model_usage = step_usage(before, _usage_totals(self.policy))
+                    break
                 if step.error:
                     env.record_failed_step(step.reply, step.error)
                 else:
                     env.step(step.reply)
                 last = env.record.steps[-1]
                 last.extra = prepare_extra(step.info, folder, last.index)
+                last.model_usage = step_usage(before, _usage_totals(self.policy))
         except Exception as exc:  # noqa: BLE001 - recorded as the task's error; the run goes on
             self._recover_browser()
             return f"{type(exc).__name__}: {_one_line(exc)}"
@@ -228,6 +242,10 @@ def _task_fields(task: Any) -> dict[str, Any]:
         "problems": list(task.problems),
         "notes": list(getattr(task, "notes", [])),  # config oddities the task ran with, as the reference runs them
     }
+
+
+def _usage_totals(policy: Any) -> dict[str, Any]:
+    return (policy.usage() or {}).get("totals") or {}
 
 
 def _action_text(step) -> str:

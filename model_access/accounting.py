@@ -30,6 +30,11 @@ class Usage:
     images: int = 0
     latency_s: float = 0.0
     scripted: int = 0
+    # Prompt tokens the server reused from its prefix cache (vLLM/OpenAI `cached_tokens`), when it reports them.
+    cached_prompt_tokens: int = 0
+    truncated: int = 0  # replies cut at the length limit (finish_reason "length")
+    timeouts: int = 0  # calls that failed for want of an answer within timeout_s
+    context_overflows: int = 0  # prompts longer than the model's context (refused before or by the server)
 
     def add(self, other: "Usage") -> None:
         for f in fields(self):
@@ -91,8 +96,8 @@ class UsageLedger:
         data = self.to_dict()
         if not data["rows"]:
             return "model usage: no model calls"
-        header = ["stage", "role", "calls", "cached", "failed", "retries"]
-        header += ["prompt tok", "compl tok", "images", "time s", "answered by"]
+        header = ["stage", "role", "calls", "cached", "failed", "retries", "timeouts", "too long"]
+        header += ["prompt tok", "reused tok", "compl tok", "cut", "images", "time s", "answered by"]
         lines = [_row_cells(row) for row in data["rows"]]
         lines.append(_row_cells({"stage": "total", "role": "", **data["totals"]}))
         widths = [max(len(str(cells[i])) for cells in [header, *lines]) for i in range(len(header))]
@@ -100,6 +105,11 @@ class UsageLedger:
         out += [_format(cells, widths) for cells in lines]
         if "warning" in data:
             out.append(f"WARNING: {data['warning']}")
+        if data["totals"].get("truncated"):
+            out.append(
+                f"note: {data['totals']['truncated']} repl(ies) cut at the length limit (column 'cut'); "
+                "raise models.<role>.max_tokens if they lack their ending"
+            )
         return "\n".join(out)
 
 
@@ -120,8 +130,12 @@ def _row_cells(row: dict[str, Any]) -> list[str]:
         str(row["cache_hits"]),
         str(row["failures"]),
         str(row["retries"]),
+        str(row.get("timeouts", 0)),
+        str(row.get("context_overflows", 0)),
         str(row["prompt_tokens"]),
+        str(row.get("cached_prompt_tokens", 0)),
         str(row["completion_tokens"]),
+        str(row.get("truncated", 0)),
         str(row["images"]),
         f"{row['latency_s']:.1f}",
         source,

@@ -17,9 +17,6 @@ from model_access import ROLES, SPEECH_ROLES
 if TYPE_CHECKING:
     from settings import Settings
 
-# Roles whose check also sends an image: the VLM stages and the screenshot-reading policy.
-IMAGE_ROLES = ("vlm", "policy")
-
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("models")
@@ -73,12 +70,11 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> int:
     from foundation.errors import UserError
-    from settings import load_settings_from_args
     from model_access.accounting import SCRIPTED_LABEL
     from model_access.client import ModelClient
     from model_access.embeddings import Embedder
-    from model_access.health import check_endpoint
-    from model_access.messages import user_message
+    from model_access.role_check import FAIL, check_role
+    from settings import load_settings_from_args
 
     settings = load_settings_from_args(args)
     apply_model_arguments(args, settings)
@@ -89,31 +85,12 @@ def _check(args: argparse.Namespace) -> int:
                 fix = f"--set models.{role}.base_url=http://HOST:8000/v1 --set models.{role}.model=NAME"
                 print(f"{role:<9} not configured ({fix})")
                 continue
-            role_settings = client.role_settings(role)
-            where = f"{role_settings.model} at {role_settings.base_url}"
-            try:
-                check_endpoint(client, role)  # one quick request: a dead server fails here, not after retries
-            except UserError as exc:
-                failures += 1
-                print(f"{role:<9} FAILED {exc}")
-                continue
-            if role in SPEECH_ROLES:  # no chat route; its server listed its models, which is the check
-                print(f"{role:<9} ok     {where}: lists its models (speech to text; not sent audio)")
-                continue
-            images = [_test_image()] if role in IMAGE_ROLES else []
-            prompt = "Reply with the single word OK." + (" An image is attached; ignore it." if images else "")
-            try:
-                messages = [user_message(prompt, images)]
-                result = client.chat(role, messages, stage="check", use_cache=False, max_tokens=32)
-            except UserError as exc:
-                failures += 1
-                print(f"{role:<9} FAILED {exc}")
-                continue
-            label = f"  [{SCRIPTED_LABEL}]" if result.scripted else ""
-            with_image = " (with an image)" if images else ""
-            reply = " ".join(result.text.split())[:60]
-            answered = f"{result.model} answered{with_image} in {result.latency_s:.2f}s"
-            print(f"{role:<9} ok     {where}: {answered}: {reply!r}{label}")
+            check = check_role(client, role, speech=role in SPEECH_ROLES)
+            failures += check.level == FAIL
+            label = f"  [{SCRIPTED_LABEL}]" if check.scripted else ""
+            print(f"{role:<9} {check.level:<6} {check.where}{label}")
+            for finding in check.findings:
+                print(f"{'':<9} {finding.level:<6} {finding.text}")
         try:
             embedder = Embedder(settings, client.ledger)
             started = time.perf_counter()
@@ -140,11 +117,3 @@ def _serve(args: argparse.Namespace) -> int:
     finally:
         server.stop()
     return 0
-
-
-def _test_image():
-    import numpy as np
-
-    # A small gradient rather than a flat colour: some servers reject degenerate images.
-    ramp = np.linspace(0, 255, 64, dtype=np.uint8)
-    return np.dstack([np.tile(ramp, (64, 1)), np.tile(ramp[:, None], (1, 64)), np.full((64, 64), 128, np.uint8)])

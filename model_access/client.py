@@ -10,6 +10,25 @@ one of `models.max_concurrency` slots while a request is in flight (not while it
 waits to retry), is retried on rate limits, timeouts and server errors, and is
 recorded in the usage ledger under its stage and role.
 
+What real servers need, done here once for every stage:
+
+- a message whose parts are all text is sent as one string (llama.cpp's server
+  rejects a list of parts without images);
+- the length limit goes out under the field names the server reads
+  (`models.<role>.length_field`: llama.cpp ignores `max_completion_tokens`, OpenAI's
+  reasoning models refuse `max_tokens`); unset `max_tokens` sends neither;
+- with `models.<role>.context_tokens` set, a prompt that cannot fit is refused before
+  it is sent (`ContextOverflow`, as when the server refuses it);
+- with `models.stream` the reply is streamed, so `timeout_s` is the longest silence
+  rather than the whole reply: a slow server that keeps answering is not cut, and a
+  stream we abandon is cancelled on the server, so a timed-out request may be resent
+  once. Not streamed, a timeout is never resent (the server would still be busy with
+  the first copy).
+
+Every call's finish reason, latency, retries and the prompt tokens the server served
+from its prefix cache are kept on the result and counted in the ledger (replies cut at
+the length limit, timeouts, context overflows).
+
 Cache key: the model name, the messages (images by digest) and every sampling
 field sent, but not the base URL, key or timeout. The same model name answering
 the same request is the same call whichever host serves it, so moving the vLLM
@@ -34,8 +53,14 @@ from model_access import ROLES
 from model_access.accounting import UsageLedger
 from model_access.cache import DiskCache, request_key
 from model_access.health import ConnectionWatch
-from model_access.messages import Message, count_images, messages_for_key
-from model_access.retry import RetryPolicy, call_with_retries
+from model_access.messages import Message, count_images, estimate_prompt_tokens, join_text_parts, messages_for_key
+from model_access.retry import (
+    CallTimedOut,
+    ContextOverflow,
+    RetryPolicy,
+    call_with_retries,
+    context_hint,
+)
 from model_access.scripted_server import is_scripted_reply
 from settings.schema import ModelRoleSettings, Settings
 
@@ -66,6 +91,13 @@ class ChatResult:
     finish_reason: str | None = None
     reasoning: str = ""  # a reasoning parser's separate thinking text, when the server returns one
     key: str = ""
+    retries: int = 0  # attempts that failed before this answer
+    cached_prompt_tokens: int = 0  # prompt tokens the server reused from its prefix cache (when it says)
+
+    @property
+    def truncated(self) -> bool:
+        """The reply was cut at the length limit (`max_tokens`), so it may lack its end (an ACTION, a JSON close)."""
+        return self.finish_reason == "length"
 
 
 @dataclass
@@ -84,7 +116,7 @@ class ModelClient:
         self.cache = DiskCache(settings.paths.model_cache_dir / "chat")
         models = settings.models
         self.retry_policy = retry_policy or RetryPolicy(
-            models.max_retries, models.backoff_initial_s, models.backoff_max_s
+            models.max_retries, models.backoff_initial_s, models.backoff_max_s, timeout_retries=models.timeout_retries
         )
         self.max_concurrency = max(1, int(models.max_concurrency))
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
@@ -120,6 +152,7 @@ class ModelClient:
         """One chat completion. `params` override the role's temperature / max_tokens / reasoning_effort /
         timeout_s, and any other keyword (stop, seed, top_p, response_format...) is sent as a request field."""
         role_settings = self.role_settings(role)
+        messages = join_text_parts(messages)
         body, timeout_s = self._request_body(role_settings, messages, params)
         keyed_messages = messages_for_key(messages)
         key = request_key({**body, "messages": keyed_messages})
@@ -130,6 +163,7 @@ class ModelClient:
             if entry is not None and isinstance(entry.get("reply"), dict):
                 return self._replay(entry["reply"], role, stage, key)
 
+        self._check_context(role, role_settings, body, stage)
         result = self._call_live(role, role_settings, body, timeout_s, stage, key, count_images(messages))
         if use_cache:
             self._store(key, result, role_settings, body, keyed_messages)
@@ -182,12 +216,10 @@ class ModelClient:
         self, role: ModelRoleSettings, messages: list[Message], params: dict[str, Any]
     ) -> tuple[dict, float]:
         chosen = {name: params.pop(name, getattr(role, name)) for name in _ROLE_OVERRIDES}
-        # max_completion_tokens: OpenAI's current name (its reasoning models reject max_tokens); vLLM accepts both.
-        body: dict[str, Any] = {
-            "model": role.model,
-            "messages": messages,
-            "max_completion_tokens": chosen["max_tokens"],
-        }
+        body: dict[str, Any] = {"model": role.model, "messages": messages}
+        if chosen["max_tokens"] is not None:
+            for name in length_fields(role):
+                body[name] = int(chosen["max_tokens"])
         # Unset means the model's default: some models (gpt-5-mini) reject any explicit temperature.
         if chosen["temperature"] is not None:
             body["temperature"] = chosen["temperature"]
@@ -218,6 +250,21 @@ class ModelClient:
         when a scheduler sets `ENDPOINT_SLOTS` (processes on Ray share each endpoint's limit)."""
         return ENDPOINT_SLOTS(base_url) if ENDPOINT_SLOTS is not None else self._slots
 
+    def _check_context(self, role: str, role_settings: ModelRoleSettings, body: dict, stage: str) -> None:
+        """Refuse, before sending, a prompt that cannot fit `context_tokens` with room for the reply."""
+        context = int(role_settings.context_tokens or 0)
+        if context <= 0:
+            return
+        estimate = estimate_prompt_tokens(body["messages"])
+        reply_room = int(body.get("max_tokens") or body.get("max_completion_tokens") or 0)
+        if estimate + reply_room <= context:
+            return
+        self.ledger.record(stage, role, calls=1, failures=1, context_overflows=1)
+        raise ContextOverflow(
+            f"{role} model {role_settings.model!r}: the prompt is about {estimate} tokens and the reply may take "
+            f"{reply_room}, more than models.{role}.context_tokens={context}; not sent; {context_hint(role)}"
+        )
+
     def _call_live(
         self,
         role: str,
@@ -229,15 +276,21 @@ class ModelClient:
         images: int,
     ) -> ChatResult:
         http = self._http_client(role_settings)
+        stream = bool(self.settings.models.stream)
         fields = {k: v for k, v in body.items() if k not in ("model", "messages")}
+        if stream:
+            fields.setdefault("stream_options", {"include_usage": True})
 
         def attempt() -> Any:
             self.connection_watch.before_attempt(role)
             try:
                 with self.slots_for(role_settings.base_url):
-                    response = http.chat.completions.create(
-                        model=body["model"], messages=body["messages"], extra_body=fields, timeout=timeout_s
-                    )
+                    if stream:
+                        response = _read_stream(http, body, fields, timeout_s)
+                    else:
+                        response = http.chat.completions.create(
+                            model=body["model"], messages=body["messages"], extra_body=fields, timeout=timeout_s
+                        )
             except Exception as exc:
                 self.connection_watch.attempt_failed(role, role_settings.model, role_settings.base_url, exc)
                 raise
@@ -253,13 +306,20 @@ class ModelClient:
         describe = f"{role} model {role_settings.model!r} at {role_settings.base_url}"
         started = time.perf_counter()
         try:
-            response = call_with_retries(attempt, self.retry_policy, describe, on_retry=count_retry)
-        except Exception:
+            # A streamed request we give up on is closed, and servers cancel it; a plain one keeps running.
+            response = call_with_retries(
+                attempt, self.retry_policy, describe, on_retry=count_retry, role=role, resend_after_timeout=stream
+            )
+        except Exception as exc:
             elapsed = time.perf_counter() - started
-            self.ledger.record(stage, role, calls=1, failures=1, retries=retries, latency_s=elapsed)
+            self.ledger.record(
+                stage, role, calls=1, failures=1, retries=retries, latency_s=elapsed,
+                timeouts=int(isinstance(exc, CallTimedOut)), context_overflows=int(isinstance(exc, ContextOverflow)),
+            )  # fmt: skip
             raise
         latency = time.perf_counter() - started
         result = _result_from_response(response, role, stage, key, latency)
+        result.retries = retries
         self.ledger.record(
             stage,
             role,
@@ -267,15 +327,20 @@ class ModelClient:
             retries=retries,
             prompt_tokens=result.prompt_tokens,
             completion_tokens=result.completion_tokens,
+            cached_prompt_tokens=result.cached_prompt_tokens,
             images=images,
             latency_s=latency,
             scripted=int(result.scripted),
+            truncated=int(result.truncated),
         )
+        if result.truncated:
+            log.info("%s: the reply was cut at the length limit (finish_reason=length)", describe)
         return result
 
     def _replay(self, reply: dict[str, Any], role: str, stage: str, key: str) -> ChatResult:
         scripted = bool(reply.get("scripted"))
-        self.ledger.record(stage, role, calls=1, cache_hits=1, scripted=int(scripted))
+        truncated = int(reply.get("finish_reason") == "length")
+        self.ledger.record(stage, role, calls=1, cache_hits=1, scripted=int(scripted), truncated=truncated)
         return ChatResult(
             text=str(reply.get("text", "")),
             role=role,
@@ -316,12 +381,80 @@ class ModelClient:
             log.warning("could not write the model call cache (%s); the answer is used but not kept", exc)
 
 
+def length_fields(role: ModelRoleSettings) -> tuple[str, ...]:
+    """The request fields that carry the length limit for this role's server (`length_field`)."""
+    choice = (role.length_field or "auto").strip()
+    if choice == "auto":
+        # OpenAI's reasoning models refuse max_tokens; every local server reads max_tokens (llama.cpp only that).
+        return ("max_completion_tokens",) if "api.openai.com" in role.base_url else ("max_tokens", "max_completion_tokens")
+    if choice == "both":
+        return ("max_tokens", "max_completion_tokens")
+    if choice in ("max_tokens", "max_completion_tokens"):
+        return (choice,)
+    raise UserError(
+        f"models.*.length_field must be auto, both, max_tokens or max_completion_tokens, got {role.length_field!r}"
+    )
+
+
+@dataclass
+class _StreamedReply:
+    """A streamed reply put together into the shape of a plain response."""
+
+    text: str
+    reasoning: str
+    finish_reason: str | None
+    model: str
+    system_fingerprint: str | None
+    usage: Any
+
+
+def _read_stream(http: openai.OpenAI, body: dict, fields: dict, timeout_s: float) -> _StreamedReply:
+    text: list[str] = []
+    reasoning: list[str] = []
+    finish_reason = None
+    model, fingerprint, usage = "", None, None
+    stream = http.chat.completions.create(
+        model=body["model"], messages=body["messages"], extra_body=fields, timeout=timeout_s, stream=True
+    )
+    with stream:  # closing it (also on an error) drops the connection, which cancels the generation
+        for chunk in stream:
+            model = chunk.model or model
+            fingerprint = getattr(chunk, "system_fingerprint", None) or fingerprint
+            usage = getattr(chunk, "usage", None) or usage
+            for choice in chunk.choices or []:
+                delta = choice.delta
+                if delta is not None:
+                    text.append(delta.content or "")
+                    extra = getattr(delta, "model_extra", None) or {}
+                    reasoning.append(str(extra.get("reasoning_content") or extra.get("reasoning") or ""))
+                finish_reason = choice.finish_reason or finish_reason
+    return _StreamedReply("".join(text), "".join(reasoning), finish_reason, model, fingerprint, usage)
+
+
+def _cached_tokens(usage: Any) -> int:
+    """Prompt tokens served from the server's prefix cache: OpenAI/vLLM's prompt_tokens_details.cached_tokens."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    if details is None and isinstance(getattr(usage, "model_extra", None), dict):
+        details = usage.model_extra.get("prompt_tokens_details")
+    value = details.get("cached_tokens") if isinstance(details, dict) else getattr(details, "cached_tokens", None)
+    return int(value or 0)
+
+
 def _result_from_response(response: Any, role: str, stage: str, key: str, latency: float) -> ChatResult:
+    usage = response.usage
+    model = response.model or ""
+    if isinstance(response, _StreamedReply):
+        return ChatResult(
+            text=response.text, role=role, stage=stage, model=model, cached=False,
+            scripted=is_scripted_reply(model, response.system_fingerprint), latency_s=latency,
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            finish_reason=response.finish_reason, reasoning=response.reasoning, key=key,
+            cached_prompt_tokens=_cached_tokens(usage),
+        )  # fmt: skip
     choice = response.choices[0] if response.choices else None
     message = choice.message if choice is not None else None
     extra = (getattr(message, "model_extra", None) or {}) if message is not None else {}
-    usage = response.usage
-    model = response.model or ""
     return ChatResult(
         text=(message.content or "") if message is not None else "",
         role=role,
@@ -335,4 +468,5 @@ def _result_from_response(response: Any, role: str, stage: str, key: str, latenc
         finish_reason=choice.finish_reason if choice is not None else None,
         reasoning=str(extra.get("reasoning_content") or extra.get("reasoning") or ""),
         key=key,
+        cached_prompt_tokens=_cached_tokens(usage),
     )

@@ -112,7 +112,10 @@ def check_endpoint(client: "ModelClient", role: str) -> None:
     except openai.APIStatusError:
         return
     except openai.APIConnectionError as exc:  # timeouts included
-        raise EndpointDown(down_line(role, role_settings.model, role_settings.base_url, error_summary(exc))) from exc
+        line = down_line(role, role_settings.model, role_settings.base_url, error_summary(exc))
+        # A re-run whose calls are all cached needs no server: say how to go on without this check.
+        raise EndpointDown(f"{line}; if every call of this run is cached, skip this check with "
+                           "--set models.check_before_run=false") from exc
 
 
 def check_endpoints(client: "ModelClient", roles: Iterable[str]) -> None:

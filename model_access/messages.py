@@ -185,3 +185,33 @@ def _sniff_mime(data: bytes) -> str | None:
 
 def _encode(data: bytes, mime: str) -> str:
     return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def join_text_parts(messages: Iterable[Message]) -> list[Message]:
+    """Each message whose content is a list of text parts only, as one string (parts joined by newlines).
+
+    The same words reach the model: a server renders a text-only list by joining it anyway, and
+    llama.cpp's server rejects the list form outright. Messages with images keep their parts.
+    """
+    joined = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list) and content and all(
+            isinstance(part, dict) and part.get("type") == "text" for part in content
+        ):
+            message = {**message, "content": "\n".join(str(part.get("text", "")) for part in content)}
+        joined.append(message)
+    return joined
+
+
+# A rough count, used only to refuse a prompt that cannot fit before sending it: English prose and page
+# text run near 4 characters a token in the common tokenizers; an image is counted at a 720p screenshot's
+# cost in the vision models we use (Qwen2.5-VL: ~1,200 tokens at 1280x720).
+CHARS_PER_TOKEN = 4.0
+TOKENS_PER_IMAGE = 1200
+
+
+def estimate_prompt_tokens(messages: Iterable[Message]) -> int:
+    messages = list(messages)
+    text = prompt_text(messages)
+    return int(len(text) / CHARS_PER_TOKEN) + 4 * len(messages) + TOKENS_PER_IMAGE * count_images(messages)

@@ -1,16 +1,28 @@
 """Retries with exponential backoff and full jitter, and the one-line error after the last.
 
-Rate limits (429), timeouts, dropped connections and server errors (5xx, 408)
-are worth retrying: a vLLM server under load or an API at its quota recovers.
-Everything else (a bad key, an unknown model, a malformed request) fails at once,
-since asking again gives the same answer. Full jitter (a uniform wait between 0
-and the exponential cap) keeps many workers from retrying in lockstep.
+Rate limits (429), dropped connections and server errors (5xx, 408) are worth
+retrying: a vLLM server under load or an API at its quota recovers. Everything else
+(a bad key, an unknown model, a malformed request) fails at once, since asking again
+gives the same answer. Three cases real servers taught us:
+
+- a timeout is retried at most `timeout_retries` times (the caller passes 0 when the
+  timed-out request may still be running on the server: servers do not cancel a
+  non-streamed request when the client goes, so a resend would queue behind it);
+- the same server error twice in a row is not retried further (llama.cpp answers
+  HTTP 500 to a request it can never serve, every time);
+- a prompt over the model's context is `ContextOverflow`, never retried, with its
+  own hint, whatever status the server chose for it (400, 413 or 500).
+
+Full jitter (a uniform wait between 0 and the exponential cap) keeps many workers
+from retrying in lockstep.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
@@ -27,11 +39,30 @@ class ModelCallError(UserError):
     """A model call that failed for good; the message names the endpoint, the model and the last error."""
 
 
+class ContextOverflow(ModelCallError):
+    """The prompt (with room for the reply) does not fit the model's context: a property of the request."""
+
+
+class CallTimedOut(ModelCallError):
+    """The server gave no answer within the role's timeout_s (after the allowed timeout retries)."""
+
+
+# How servers say a prompt is too long: vLLM ("maximum context length"), llama.cpp ("exceeds the available
+# context size", "context length"), OpenAI ("context_length_exceeded"), transformers ("too long").
+_CONTEXT_PATTERNS = re.compile(
+    r"context[ _-]?(length|size|window)|maximum context|too many tokens|prompt is too long|input is too long|"
+    r"exceeds? the (available )?context|context_length_exceeded|longer than the model",
+    re.IGNORECASE,
+)
+
+
 @dataclass
 class RetryPolicy:
     max_retries: int = 6
     initial_s: float = 1.0
     max_s: float = 60.0
+    # Timeouts retried at most this often (and only when the caller says a resend cannot pile up).
+    timeout_retries: int = 1
     sleep: Callable[[float], None] = time.sleep
     rng: random.Random = field(default_factory=random.Random)
 
@@ -45,6 +76,8 @@ class RetryPolicy:
 
 
 def is_retryable(exc: BaseException) -> bool:
+    if is_context_overflow(exc):
+        return False
     if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
         return True
     if isinstance(exc, openai.APIStatusError):
@@ -52,32 +85,80 @@ def is_retryable(exc: BaseException) -> bool:
     return False
 
 
+def is_context_overflow(exc: BaseException) -> bool:
+    """The server refused the request because the prompt is longer than the model's context."""
+    if isinstance(exc, ContextOverflow):
+        return True
+    if isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 413, 422, 500):
+        return bool(_CONTEXT_PATTERNS.search(server_message(exc)))
+    return False
+
+
+def context_hint(role: str) -> str:
+    return (
+        f"shorten the prompt (fewer frames or steps, a smaller observation budget), serve the model with a longer "
+        f"context, or set models.{role}.context_tokens so prompts are checked before sending"
+    )
+
+
+def timeout_hint(role: str) -> str:
+    return (
+        f"the server may be slow rather than down: raise models.{role}.timeout_s, lower models.{role}.max_tokens "
+        f"(a rambling reply at a few tokens a second takes minutes), or set models.stream=true so a slow but "
+        "answering server is told from a dead one"
+    )
+
+
 def call_with_retries(
     attempt: Callable[[], T],
     policy: RetryPolicy,
     describe: str,
     on_retry: Callable[[BaseException], None] | None = None,
+    *,
+    role: str = "",
+    resend_after_timeout: bool = True,
 ) -> T:
     """Run `attempt` until it succeeds, a non-retryable error occurs, or the retries run out.
 
-    `describe` names the call in log lines and the final error, e.g. "vlm model 'x' at http://host/v1".
+    `describe` names the call in log lines and the final error, e.g. "vlm model 'x' at http://host/v1";
+    `role` names the settings the hints point at. `resend_after_timeout` is False when a timed-out request
+    may still be running on the server (a non-streamed one): then a timeout is not retried at all.
     """
     retry_number = 0
+    timeouts = 0
+    previous_error = ""
+    role_name = role or "ROLE"
     while True:
         try:
             return attempt()
         except UserError:
             raise  # already one clear line (e.g. health.EndpointDown: the server counts as down)
         except Exception as exc:
+            summary = error_summary(exc)
+            if is_context_overflow(exc):
+                raise ContextOverflow(f"{describe} failed: the prompt does not fit the model's context "
+                                      f"({summary}); {context_hint(role_name)}") from exc
+            if isinstance(exc, openai.APITimeoutError):
+                timeouts += 1
+                allowed = policy.timeout_retries if resend_after_timeout else 0
+                if timeouts > allowed:
+                    attempts = f" after {retry_number + 1} attempts" if retry_number else ""
+                    raise CallTimedOut(f"{describe} timed out{attempts}; {timeout_hint(role_name)}") from exc
             if not is_retryable(exc):
-                raise ModelCallError(f"{describe} failed: {error_summary(exc)}; {_hint(exc)}") from exc
+                raise ModelCallError(f"{describe} failed: {summary}; {_hint(exc)}") from exc
+            if isinstance(exc, openai.APIStatusError) and summary == previous_error:
+                # The same refusal twice: the server will keep giving it (llama.cpp's 500 on a request it cannot serve).
+                raise ModelCallError(
+                    f"{describe} failed twice with the same server error: {summary}; the server cannot serve this "
+                    "request, so it was not retried further (see its log)"
+                ) from exc
+            previous_error = summary if isinstance(exc, openai.APIStatusError) else ""
             if retry_number >= policy.max_retries:
                 raise ModelCallError(
-                    f"{describe} failed after {retry_number + 1} attempts: {error_summary(exc)}; "
+                    f"{describe} failed after {retry_number + 1} attempts: {summary}; "
                     "check that the server is up and reachable, or raise models.max_retries"
                 ) from exc
             wait = policy.delay(retry_number, _retry_after_s(exc))
-            summary = error_summary(exc)
             log.info("%s: %s; retry %d/%d in %.2fs", describe, summary, retry_number + 1, policy.max_retries, wait)
             if on_retry is not None:
                 on_retry(exc)
@@ -93,7 +174,7 @@ def error_summary(exc: BaseException) -> str:
         cause = exc.__cause__ or exc.__context__
         text = f"cannot connect ({_innermost(cause)})" if cause else "cannot connect"
     elif isinstance(exc, openai.APIStatusError):
-        text = f"HTTP {exc.status_code}: {_server_message(exc)}"
+        text = f"HTTP {exc.status_code}: {server_message(exc)}"
     else:
         text = f"{type(exc).__name__}: {exc}"
     text = " ".join(text.split())
@@ -109,15 +190,45 @@ def _hint(exc: BaseException) -> str:
     return "the request was rejected, so it was not retried"
 
 
-def _server_message(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])
-        if isinstance(inner, str):
-            return inner
-    return exc.message
+def server_message(exc: openai.APIStatusError) -> str:
+    """The server's own reason, from whichever shape it used: OpenAI's `{"error": {"message"}}`, a bare
+    `{"error": "..."}`, FastAPI's `{"detail": ...}` (transformers serve, faster-whisper), `{"message"}`,
+    or the raw body text."""
+    found = _message_in(exc.body)
+    if found:
+        return found
+    response = getattr(exc, "response", None)
+    try:
+        raw = response.text if response is not None else ""
+    except Exception:  # noqa: BLE001 - a streamed body that was not read
+        raw = ""
+    found = _message_in(_json_or_none(raw)) or " ".join(raw.split())[:300]
+    return found or exc.message
+
+
+def _message_in(body: object) -> str:
+    if isinstance(body, str):
+        return body.strip()
+    if isinstance(body, list):  # FastAPI validation errors: a list of {"msg", "loc"}
+        return "; ".join(filter(None, (_message_in(item) for item in body)))
+    if not isinstance(body, dict):
+        return ""
+    for name in ("error", "detail", "message", "msg"):
+        value = body.get(name)
+        if isinstance(value, (dict, list)):
+            inner = _message_in(value)
+            if inner:
+                return inner
+        elif isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def _json_or_none(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _innermost(exc: BaseException) -> str:

@@ -1,7 +1,8 @@
 """A local OpenAI-compatible HTTP server whose replies come from a script: for tests and demos only.
 
 It speaks enough of the API for the real `openai` client: `POST /v1/chat/completions`
-(non-streaming), `POST /v1/embeddings`, `POST /v1/audio/transcriptions` (verbose_json; a
+(plain or streamed as server-sent events; a reply longer than the request's
+`max_tokens` words is cut there with finish_reason "length"), `POST /v1/embeddings`, `POST /v1/audio/transcriptions` (verbose_json; a
 reply is a JSON list of `{start, end, text}` segments, rules match the line "audio
 transcription of <file name>") and `GET /v1/models`. Nothing it says is a
 model's output, and it says so everywhere: every reply's model name is
@@ -27,9 +28,12 @@ Script file (YAML or JSON)::
       - {status: 429}          # answer this request with an HTTP error instead (429, 500, 503...)
       - {status: 500, times: 2}
     default: "OK"              # once the list is used up (without it, an exhausted script answers 400)
+    serves: [model-a, model-b] # the names GET /v1/models lists (default: "scripted/<name>")
 
 A bare YAML/JSON list is a script of `replies` only. Any entry may carry `status`,
-`delay_s` and `times`; an entry with a status answers an OpenAI-style error body.
+`delay_s` and `times`; an entry with a status answers an OpenAI-style error body, or,
+when it also has a `reply`, that text as the body (JSON when it parses), to play the
+error shapes of other servers (FastAPI's `{"detail": ...}`, a bare string).
 
 Embeddings are deterministic hashed bags of words (each lower-cased word adds
 +-1 to one of `embedding_dim` slots chosen by its sha1, then L2-normalised): texts
@@ -107,6 +111,7 @@ class Script:
     rules: list[Entry] = field(default_factory=list)
     replies: list[Entry] = field(default_factory=list)
     default: Entry | None = None
+    serves: list[str] = field(default_factory=list)
 
 
 def load_script(source: Any, origin: str = "script") -> Script:
@@ -126,7 +131,7 @@ def load_script(source: Any, origin: str = "script") -> Script:
         source = {"replies": source}
     if not isinstance(source, dict):
         raise UserError(f"{origin} must be a list of replies or a mapping with rules/replies/default")
-    unknown = set(source) - {"name", "delay_s", "embedding_dim", "rules", "replies", "default"}
+    unknown = set(source) - {"name", "delay_s", "embedding_dim", "rules", "replies", "default", "serves"}
     if unknown:
         raise UserError(f"{origin} has unknown keys {sorted(unknown)}; see model_access/scripted_server.py")
     for section in ("rules", "replies"):
@@ -136,6 +141,7 @@ def load_script(source: Any, origin: str = "script") -> Script:
         name=str(source.get("name") or ""),
         delay_s=float(source.get("delay_s") or 0.0),
         embedding_dim=int(source.get("embedding_dim") or 64),
+        serves=[str(name) for name in source.get("serves") or []],
     )
     for i, raw in enumerate(source.get("rules") or []):
         rule = _entry(raw, f"{origin} rule {i + 1}", _RULE_KEYS)
@@ -288,8 +294,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         scripted = self.server.scripted
         if self.path.rstrip("/").endswith("/models"):
-            name = f"scripted/{scripted.script.name or 'model'}"
-            listing = [{"id": name, "object": "model", "created": 0, "owned_by": "scripted"}]
+            names = scripted.script.serves or [f"scripted/{scripted.script.name or 'model'}"]
+            listing = [{"id": name, "object": "model", "created": 0, "owned_by": "scripted"} for name in names]
             status, payload = 200, {"object": "list", "data": listing}
         else:
             status, payload = 404, _error(404, f"scripted server: no route GET {self.path}")
@@ -330,7 +336,10 @@ class _Handler(BaseHTTPRequestHandler):
                 status, reply, label = 404, "", "route"
             # Finish the log entry before answering, so a test reading it after the reply sees the outcome.
             scripted.finish(entry, status, reply, label)
-            self._send(status, payload)
+            if status == 200 and isinstance(body, dict) and body.get("stream") and "choices" in payload:
+                self._send_stream(payload, bool((body.get("stream_options") or {}).get("include_usage")))
+            else:
+                self._send(status, payload)
         finally:
             scripted.leave()
 
@@ -345,9 +354,16 @@ class _Handler(BaseHTTPRequestHandler):
         if entry.delay_s:
             time.sleep(entry.delay_s)
         if entry.status != 200:
+            if entry.reply:  # another server's error shape, sent as it is
+                return entry.status, _raw_body(entry.reply), "", label
             return entry.status, _error(entry.status, f"scripted HTTP {entry.status} from {label}"), "", label
         prompt_tokens = len(prompt_text(messages).split())
-        completion_tokens = len(entry.reply.split())
+        reply, finish_reason = entry.reply, "stop"
+        # The length limit is obeyed as a server would: the reply cut at that many words, finish_reason "length".
+        limit = body.get("max_tokens") or body.get("max_completion_tokens")
+        if isinstance(limit, int) and len(reply.split()) > limit:
+            reply, finish_reason = " ".join(reply.split()[:limit]), "length"
+        completion_tokens = len(reply.split())
         payload = {
             "id": f"scripted-{len(scripted.log) + 1}",
             "object": "chat.completion",
@@ -357,8 +373,8 @@ class _Handler(BaseHTTPRequestHandler):
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": entry.reply},
-                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": reply},
+                    "finish_reason": finish_reason,
                     "logprobs": None,
                 }
             ],
@@ -368,7 +384,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         }
-        return 200, payload, entry.reply, label
+        return 200, payload, reply, label
 
     def _embeddings(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], str, str]:
         scripted = self.server.scripted
@@ -420,10 +436,31 @@ class _Handler(BaseHTTPRequestHandler):
         }
         return 200, payload, entry.reply, label
 
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
+    def _send(self, status: int, payload: Any) -> None:
+        data = payload.text.encode() if isinstance(payload, _RawText) else json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("X-Scripted", "true")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _send_stream(self, payload: dict[str, Any], include_usage: bool) -> None:
+        """A chat completion as server-sent events: the reply word by word, the finish reason, usage if asked."""
+        choice = payload["choices"][0]
+        words = choice["message"]["content"].split(" ")
+        base = {k: payload[k] for k in ("id", "created", "model", "system_fingerprint")}
+        base["object"] = "chat.completion.chunk"
+        chunks = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}]
+        for i, word in enumerate(words):
+            text = word if i == 0 else " " + word
+            chunks.append({**base, "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]})
+        chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
+        if include_usage:
+            chunks.append({**base, "choices": [], "usage": payload["usage"]})
+        data = b"".join(f"data: {json.dumps(chunk)}\n\n".encode() for chunk in chunks) + b"data: [DONE]\n\n"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("X-Scripted", "true")
         self.end_headers()
@@ -528,3 +565,16 @@ def _entry(raw: Any, where: str, allowed: set[str]) -> Entry:
 
 def _copy(entry: Entry) -> Entry:
     return Entry(entry.reply, entry.status, entry.delay_s, None, entry.contains, entry.regex, entry.search)
+
+
+@dataclass
+class _RawText:
+    text: str
+
+
+def _raw_body(reply: str) -> Any:
+    """An error body given in a script: its JSON when it parses, else the text as it is."""
+    try:
+        return json.loads(reply)
+    except ValueError:
+        return _RawText(reply)

