@@ -112,14 +112,19 @@ class Pipeline:
     def check_roles(self) -> None:
         roles = self.required_roles()
         required = [role for role in roles if role != "asr"]  # transcripts are optional: never stop the run
+        missing: list[tuple[str, UserError]] = []
         for role in required:
             try:
                 self.client.role_settings(role)  # a clear one-line UserError when the role is not set up
             except UserError as exc:
-                switches = self._switches_needing(role)
-                if not switches:
+                if not self._switches_needing(role):
                     raise
-                raise UserError(f"{exc}; or, to run without it, add {' '.join(switches)}") from exc
+                missing.append((role, exc))
+        if missing:
+            # Only stages that can be switched off need these roles: name every flag at once.
+            switches = [flag for role, _ in missing for flag in self._switches_needing(role)]
+            raise UserError(f"{missing[0][1]}; or, to run without "
+                            f"{' and '.join(repr(role) for role, _ in missing)}, add {' '.join(switches)}")
         if self.settings.models.check_before_run:
             check_endpoints(self.client, required)  # one short request each: a dead server stops us here
             if "asr" in roles:

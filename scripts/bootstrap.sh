@@ -1,8 +1,24 @@
 #!/usr/bin/env bash
 # Install what the project needs on a fresh Debian/Ubuntu machine, then nothing on later runs:
 # system packages (Chromium, ffmpeg, fonts, espeak-ng), a .venv with the CPU torch, the project in editable mode.
+# With --servers also the real model servers of the test suite's real-server tier (scripts/servers/*.sh, each in
+# its own environment under .venv-servers/; llama.cpp is built from source the first time, 10-17 min on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+WITH_SERVERS=0
+for arg in "$@"; do
+  case "$arg" in
+    --servers) WITH_SERVERS=1 ;;
+    *) echo "[bootstrap] unknown option $arg (known: --servers)" >&2; exit 2 ;;
+  esac
+done
+
+install_servers() {
+  [ "$WITH_SERVERS" -eq 1 ] || return 0
+  for script in scripts/servers/*.sh; do
+    bash "$script"
+  done
+}
 
 VENV=.venv
 STAMP=$VENV/.installed
@@ -33,6 +49,7 @@ done
 [ -n "$PYTHON" ] || { echo "[bootstrap] error: Python 3.11+ not found; install python3.11" >&2; exit 1; }
 
 if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ -x "$VENV/bin/videodemo" ]; then
+  install_servers
   exit 0
 fi
 echo "[bootstrap] setting up $VENV with $PYTHON (first run takes a few minutes)"
@@ -43,3 +60,4 @@ echo "[bootstrap] setting up $VENV with $PYTHON (first run takes a few minutes)"
 "$VENV/bin/python" -m pip install -q -e ".[dev,scale]"
 touch "$STAMP"
 echo "[bootstrap] done"
+install_servers
