@@ -81,11 +81,14 @@ def test_narration_comes_back_as_a_timed_transcript_through_the_asr_role(narrate
     assert len(requests) == 1
     body = requests[0]["body"]
     assert body["model"] == "whisper-large-v3" and body["response_format"] == "verbose_json"
+    assert body["model_name"] == "whisper-large-v3"  # faster-whisper-server reads this field, not `model`
     assert body["language"] == "en"
     audio = body["file"]
-    assert audio["head"] == "RIFF"  # the WAV ffmpeg extracted: 16 kHz mono 16-bit, so 32 000 bytes a second
-    assert audio["bytes"] == pytest.approx(32000 * spans[-1]["end"], rel=0.1)
+    # FLAC of the 16 kHz mono track: lossless, and smaller than the 32 000 bytes a second of a WAV.
+    assert audio["head"] == "fLaC" and audio["name"].endswith(".flac")
+    assert 4000 * spans[-1]["end"] < audio["bytes"] < 0.8 * 32000 * spans[-1]["end"]
     assert result.source == "asr" and result.scripted and again.text == result.text
+    assert (result.calls, result.cached, again.calls, again.cached) == (1, 0, 1, 1)
     assert result.text == " ".join(span["text"] for span in spans)
     cues = timed_transcript(tmp_path / "artifacts")
     assert [(c.start_s, c.end_s, c.text) for c in cues] == [(s["start"], s["end"], s["text"]) for s in spans]
@@ -133,7 +136,7 @@ def test_dry_run_counts_the_speech_recognition_requests_and_sends_none(narrated_
         code, with_asr, _ = process(settings, "--source", "dir", "--videos", str(folder), "--dry-run")
         assert code == 0 and server.log == []
     assert "to do: transcript, changed_frames" in with_asr
-    assert "transcript: 1 model call(s) (at most: one request for the audio track" in with_asr
+    assert "transcript: 1 model call(s) (at most: one request per piece of at most 600 s of audio" in with_asr
     assert "speech recognition: at most 1 request(s) in all" in with_asr
     assert "transcript: 0 model call(s) (none: no subtitles, and its audio is not transcribed" in without_asr
     assert "speech recognition: at most 0 request(s) in all" in without_asr
