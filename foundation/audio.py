@@ -2,8 +2,9 @@
 
 Speech recognition servers cap an upload (25 MB at the OpenAI API and vLLM's Whisper: 13
 minutes of 16 kHz WAV) and one long request can outlast any timeout, so long audio goes up
-in pieces. `plan_pieces` cuts at most every `max_s` seconds, at the quietest moment near the
-limit (not mid-word), and marks pieces with almost no sound, which need no request at all.
+in pieces. `plan_pieces` cuts long silences out (Whisper invents words over them, and forgets real
+ones after them) and cuts at most every `max_s` seconds, at the quietest moment near the
+limit (not mid-word); it marks pieces with almost no sound, which need no request at all.
 `encode_piece` writes one piece as FLAC, Opus or WAV with ffmpeg.
 
     envelope = loudness(wav)                      # dBFS of each 0.1 s frame
@@ -77,22 +78,54 @@ def loudness(wav_path: Path) -> Loudness:
 
 
 def plan_pieces(
-    envelope: Loudness, *, max_s: float, cut_window_s: float, silence_dbfs: float, min_sound_s: float
+    envelope: Loudness,
+    *,
+    max_s: float,
+    cut_window_s: float,
+    silence_dbfs: float,
+    min_sound_s: float,
+    silence_cut_s: float = 0.0,
+    pad_s: float = 0.5,
 ) -> list[Piece]:
     """Consecutive pieces covering the audio, each at most `max_s` long; a cut falls on the quietest
-    frame of the last `cut_window_s` before the limit. A piece with under `min_sound_s` of sound is not audible."""
+    frame of the last `cut_window_s` before the limit. Silence of at least `silence_cut_s` (0: never)
+    becomes a piece of its own, less `pad_s` at each end. A piece with under `min_sound_s` of sound
+    is not audible."""
     if max_s <= 0:
         raise UserError(f"piece length {max_s} s must be above 0: set processing.speech.piece_max_s to e.g. 600")
+    spans = _split_at_silence(envelope, silence_dbfs, silence_cut_s, pad_s)
     pieces: list[Piece] = []
-    start, end_of_audio = 0.0, envelope.duration_s
-    while start < end_of_audio - 1e-6:
-        end = end_of_audio
-        if end - start > max_s:
-            end = _quietest_cut(envelope, start + max_s - min(cut_window_s, max_s / 2), start + max_s)
-        audible = envelope.sound_s(start, end, silence_dbfs) >= min_sound_s
-        pieces.append(Piece(len(pieces), round(start, 3), round(end, 3), audible))
-        start = end
+    for span_start, span_end in spans:
+        start = span_start
+        while start < span_end - 1e-6:
+            end = span_end
+            if end - start > max_s:
+                end = _quietest_cut(envelope, start + max_s - min(cut_window_s, max_s / 2), start + max_s)
+            audible = envelope.sound_s(start, end, silence_dbfs) >= min_sound_s
+            pieces.append(Piece(len(pieces), round(float(start), 3), round(float(end), 3), audible))
+            start = end
     return pieces
+
+
+def _split_at_silence(
+    envelope: Loudness, silence_dbfs: float, silence_cut_s: float, pad_s: float
+) -> list[tuple[float, float]]:
+    """(start, end) spans covering the audio, with each long silence (less its padding) a span of its own."""
+    total, frames = envelope.duration_s, envelope.dbfs.size
+    if silence_cut_s <= 0 or frames == 0:
+        return [(0.0, total)] if total > 0 else []
+    pad_s = min(pad_s, silence_cut_s / 4)  # keeps the bounds in order
+    quiet = np.concatenate(([0], (envelope.dbfs <= silence_dbfs).astype(np.int8), [0]))
+    edges = np.flatnonzero(np.diff(quiet))
+    bounds = [0.0]
+    for first, last in zip(edges[::2], edges[1::2]):  # each run of quiet frames [first, last)
+        if (last - first) * FRAME_S < silence_cut_s:
+            continue
+        # Padding keeps a word's soft start and end with its speech; the track's own ends need none.
+        bounds.append(0.0 if first == 0 else first * FRAME_S + pad_s)
+        bounds.append(total if last >= frames else min(total, last * FRAME_S - pad_s))
+    bounds.append(total)
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if b - a > 1e-6]
 
 
 def _quietest_cut(envelope: Loudness, earliest_s: float, latest_s: float) -> float:

@@ -1,10 +1,9 @@
 """A local OpenAI-compatible HTTP server whose replies come from a script: for tests and demos only.
 
 It speaks enough of the API for the real `openai` client: `POST /v1/chat/completions`
-(non-streaming), `POST /v1/embeddings`, `POST /v1/audio/transcriptions` (a reply is a
-JSON list of `{start, end, text}` segments, extra segment fields such as `no_speech_prob`
-kept; `verbose_json` answers them, `json` only their text; rules match the line "audio
-transcription of <file name> as <response format>"; an error entry's `reply` is its message) and `GET /v1/models`. Nothing it says is a
+(non-streaming), `POST /v1/embeddings`, `POST /v1/audio/transcriptions` (verbose_json; a
+reply is a JSON list of `{start, end, text}` segments, rules match the line "audio
+transcription of <file name>") and `GET /v1/models`. Nothing it says is a
 model's output, and it says so everywhere: every reply's model name is
 `scripted/<name>`, its `system_fingerprint` is "scripted", every response carries
 the header `X-Scripted: true`, and `ModelClient` marks such results `scripted=True`
@@ -391,7 +390,9 @@ class _Handler(BaseHTTPRequestHandler):
         return 200, payload, "", "hashed bag of words"
 
     def _transcription(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], str, str]:
-        """verbose_json of the scripted segments: a reply is a JSON list of {start, end, text}, or plain text."""
+        """verbose_json of the scripted segments: a reply is a JSON list of {start, end, text} (other segment
+        fields, e.g. no_speech_prob, kept), or plain text; `json` answers only the text. Rules match the line
+        "audio transcription of <file name> as <response format>"; an error entry's `reply` is its message."""
         scripted = self.server.scripted
         audio = body.get("file") or {}
         if not audio.get("bytes"):

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -270,7 +270,7 @@ class Pipeline:
                 inputs={"video_sha256": state.files.file_hash(path, remember=not state.dry_run),
                         "subtitles": digest(record.transcript)},  # fmt: skip
                 identity={"asr_model": asr.model if asr_on else "", "language": language,
-                          "speech": asdict(self.settings.processing.speech) if asr_on else {}},  # fmt: skip
+                          "speech": dict(vars(self.settings.processing.speech)) if asr_on else {}},  # fmt: skip
                 compute=lambda: self._transcribe(state),
                 note=_transcript_note,
                 valid=lambda data: not data["source"] or (state.files.folder / VTT_NAME).is_file(),

@@ -68,7 +68,8 @@ def video_transcript(
         wav = extract_audio(video_path, Path(work) / "audio.wav")
         envelope = loudness(wav)
         pieces = plan_pieces(envelope, max_s=speech.piece_max_s, cut_window_s=speech.cut_window_s,
-                             silence_dbfs=speech.silence_dbfs, min_sound_s=speech.min_sound_s)  # fmt: skip
+                             silence_dbfs=speech.silence_dbfs, min_sound_s=speech.min_sound_s,
+                             silence_cut_s=speech.silence_cut_s)  # fmt: skip
         result = TranscriptResult("", "", pieces=len(pieces), silent_pieces=sum(not p.audible for p in pieces))
         cues: list[Cue] = []
         for piece in pieces:

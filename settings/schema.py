@@ -211,6 +211,9 @@ class SpeechSettings:
     silence_dbfs: float = -50.0
     # A piece with less sound than this (seconds of frames above `silence_dbfs`) is not sent at all.
     min_sound_s: float = 0.3
+    # Silence this long (s) is cut out of the pieces that are sent (0: never): over 30 s windows of
+    # silence Whisper writes "You", and after a few of them it missed a phrase (measured with tiny.en).
+    silence_cut_s: float = 10.0
     # A segment Whisper gives a no-speech probability at or above this is dropped when the audio under it
     # is silent (Whisper writes "You" over silence at 0.95; espeak-ng narration scores up to 0.84).
     drop_no_speech_prob: float = 0.6

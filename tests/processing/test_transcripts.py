@@ -140,3 +140,111 @@ def test_dry_run_counts_the_speech_recognition_requests_and_sends_none(narrated_
     assert "speech recognition: at most 1 request(s) in all" in with_asr
     assert "transcript: 0 model call(s) (none: no subtitles, and its audio is not transcribed" in without_asr
     assert "speech recognition: at most 0 request(s) in all" in without_asr
+
+
+def _audio_file(folder: Path, name: str, sources: list[str], filters: str, seconds: float) -> Path:
+    """An audio-only file made by ffmpeg from lavfi sources and audio files, mixed by `filters`."""
+    path = folder / name
+    inputs: list[str] = []
+    for source in sources:
+        inputs += ["-f", "lavfi", "-i", source] if "=" in source else ["-i", source]
+    _run([_need("ffmpeg"), "-v", "error", "-y", *inputs, "-filter_complex", filters, "-t", f"{seconds}",
+          "-ac", "1", "-ar", "16000", str(path)])  # fmt: skip
+    return path
+
+
+def _narration(folder: Path, text: str) -> Path:
+    path = folder / f"say{abs(hash(text)) % 10**8}.wav"
+    _run([_need("espeak-ng"), "-s", "170", "-w", str(path), text])
+    return path
+
+
+def test_long_audio_goes_up_in_flac_pieces_under_25_mb_with_cue_times_offset(tmp_path) -> None:
+    # 14 minutes of loud noise: as one 16 kHz WAV 27 MB, past the 25 MB cap of the OpenAI API and vLLM;
+    # noise barely compresses, so this is the worst case for a FLAC piece's size.
+    seconds = 14 * 60
+    track = _audio_file(tmp_path, "lecture.mka", ["anoisesrc=r=16000:color=white:amplitude=0.5"], "[0:a]anull", seconds)
+    segment = {"start": 5.0, "end": 7.5, "text": "Open the cart.", "no_speech_prob": 0.01}
+    script = {"name": "asr", "rules": [{"contains": "audio transcription", "reply": json.dumps([segment])}]}
+    with ScriptedServer(script) as server:
+        with ModelClient(_asr_settings(tmp_path, server.base_url)) as client:
+            result = video_transcript(track, tmp_path / "artifacts", client, "en")
+        requests = server.requests("/audio/transcriptions")
+    assert 32000 * seconds > 25 * 2**20
+    sizes = [request["body"]["file"]["bytes"] for request in requests]
+    assert len(sizes) == 2 and all(size < 21 * 2**20 for size in sizes), sizes
+    assert {request["body"]["file"]["head"] for request in requests} == {"fLaC"}
+    # Each piece's cue is shifted by the piece's start: the first piece ends within 20 s before 600 s.
+    starts = [cue.start_s for cue in timed_transcript(tmp_path / "artifacts")]
+    assert starts[0] == 5.0 and 580 + 5 <= starts[1] <= 600 + 5, starts
+    assert (result.pieces, result.calls, result.silent_pieces) == (2, 2, 0)
+
+
+def test_a_silent_track_sends_no_request_and_says_so(tmp_path) -> None:
+    track = _audio_file(tmp_path, "quiet.mka", ["anullsrc=r=16000:cl=mono"], "[0:a]anull", 40)
+    with ScriptedServer({"default": "[]"}) as server:
+        with ModelClient(_asr_settings(tmp_path, server.base_url)) as client:
+            result = video_transcript(track, tmp_path / "artifacts", client, "en")
+        assert server.requests("/audio/transcriptions") == []
+    assert result.text == "" and result.calls == 0 and result.silent_pieces == 1
+    assert result.reason == "no subtitles, and its audio track is silent (no speech recognition request sent)"
+    assert not (tmp_path / "artifacts" / VTT_NAME).exists()
+
+
+def test_a_no_speech_segment_over_silence_is_dropped_and_one_over_speech_kept(tmp_path) -> None:
+    said = _narration(tmp_path, "Click the search box and type kettle.")
+    # The phrase, then 8 seconds of silence (too short to be cut out; Whisper writes "You" over it).
+    track = _audio_file(tmp_path, "talk.mka", [str(said), "anullsrc=r=16000:cl=mono"],
+                        "[0:a]aresample=16000[a];[a][1:a]concat=n=2:v=0:a=1", 10.5)  # fmt: skip
+    segments = [
+        {"start": 0.0, "end": 2.6, "text": "Click the search box and type kettle.", "no_speech_prob": 0.84},
+        {"start": 5.0, "end": 10.0, "text": "You", "no_speech_prob": 0.95},
+    ]
+    script = {"name": "asr", "rules": [{"contains": "audio transcription", "reply": json.dumps(segments)}]}
+    with ScriptedServer(script) as server:
+        with ModelClient(_asr_settings(tmp_path, server.base_url)) as client:
+            result = video_transcript(track, tmp_path / "artifacts", client, "en")
+            settings = _asr_settings(tmp_path / "keep", server.base_url)
+            settings.processing.speech.drop_no_speech_prob = 1.0
+            with ModelClient(settings) as keeping:
+                kept = video_transcript(track, tmp_path / "kept", keeping, "en")
+    assert result.text == "Click the search box and type kettle." and result.dropped == 1
+    assert kept.text == "Click the search box and type kettle. You" and kept.dropped == 0
+
+
+def test_a_refused_verbose_json_is_asked_again_as_json_and_the_text_spans_the_audio(narrated_video, tmp_path) -> None:
+    video, spans = narrated_video
+    refusal = "Currently only support response_format `text` or `json`"  # what older vLLM answers
+    script = {"name": "asr", "rules": [
+        {"contains": "as verbose_json", "status": 400, "reply": refusal},
+        {"contains": "as json", "reply": "Search for shoes and sort by price."},
+    ]}  # fmt: skip
+    with ScriptedServer(script) as server:
+        with ModelClient(_asr_settings(tmp_path, server.base_url)) as client:
+            result = video_transcript(video, tmp_path / "artifacts", client, "en")
+            again = video_transcript(video, tmp_path / "again", client, "en", )
+            usage = client.ledger.usage(role="asr")
+        formats = [request["body"]["response_format"] for request in server.requests("/audio/transcriptions")]
+    assert formats == ["verbose_json", "json"]  # and the second video came from the cache
+    assert result.text == "Search for shoes and sort by price." and again.cached == 1
+    cues = timed_transcript(tmp_path / "artifacts")
+    assert len(cues) == 1 and cues[0].start_s == 0.0 and cues[0].end_s == pytest.approx(spans[-1]["end"], abs=0.3)
+    assert any("without segments" in warning for warning in result.warnings)
+    assert any("refused verbose_json" in warning and refusal in warning for warning in result.warnings)
+    assert (usage.calls, usage.retries, usage.cache_hits, usage.failures) == (2, 1, 1, 0)
+
+
+def test_retries_and_cache_hits_are_counted_in_the_ledger(narrated_video, tmp_path) -> None:
+    video, spans = narrated_video
+    script = {"name": "asr", "replies": [{"status": 503}, {"status": 500}], "default": json.dumps(spans)}
+    with ScriptedServer(script) as server:
+        settings = _asr_settings(tmp_path, server.base_url)
+        settings.models.backoff_initial_s, settings.models.backoff_max_s = 0.01, 0.02
+        with ModelClient(settings) as client:
+            video_transcript(video, tmp_path / "artifacts", client, "en")
+            video_transcript(video, tmp_path / "again", client, "en")
+            table = client.ledger.summary_table()
+            usage = client.ledger.usage(role="asr")
+    assert (usage.calls, usage.retries, usage.cache_hits, usage.failures) == (2, 2, 1, 0)
+    row = next(line for line in table.splitlines() if line.startswith("transcripts"))
+    assert row.split()[2:6] == ["2", "1", "0", "2"]  # calls, cached, failed, retries
