@@ -248,3 +248,39 @@ def test_retries_and_cache_hits_are_counted_in_the_ledger(narrated_video, tmp_pa
     assert (usage.calls, usage.retries, usage.cache_hits, usage.failures) == (2, 2, 1, 0)
     row = next(line for line in table.splitlines() if line.startswith("transcripts"))
     assert row.split()[2:6] == ["2", "1", "0", "2"]  # calls, cached, failed, retries
+
+
+def test_with_the_asr_server_down_a_video_still_gets_frames_actions_and_trajectories(
+    tutorial_videos, narrated_video, scripted_model, tmp_path
+) -> None:
+    from tests.processing.pipeline_helpers import pipeline_settings, process, read_summary, video_summary
+
+    from model_access.local_servers.process import free_port
+
+    # The search tutorial with a narration track; speech recognition points at a port nothing listens on.
+    folder = tmp_path / "videos"
+    folder.mkdir()
+    speech = narrated_video[0]
+    _run([_need("ffmpeg"), "-v", "error", "-y", "-i", str(tutorial_videos["search_tutorial"]), "-i", str(speech),
+          "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", str(folder / "search_tutorial.mp4")])  # fmt: skip
+    server = scripted_model()
+    settings = pipeline_settings(tmp_path / "cache", server.base_url)
+    down = f"http://127.0.0.1:{free_port()}/v1"
+    settings.models.asr.base_url, settings.models.asr.model = down, "whisper-tiny.en"
+    settings.models.check_before_run = False  # the server is down when the transcript is asked for
+    code, out, _ = process(settings, "--source", "dir", "--videos", str(folder))
+    assert code == 0, out
+    video = video_summary(read_summary(settings), "search_tutorial")
+    assert video["ok"] and video["keyframes"] > 0 and video["actions"] > 0 and video["kept"] > 0
+    assert video["transcript"].startswith("none: speech recognition failed: asr model 'whisper-tiny.en' at " + down)
+    assert "Connection refused" in video["transcript"] or "cannot connect" in video["transcript"]
+    assert "no transcript: search_tutorial: speech recognition failed" in out
+    # Nothing was stored for the failed transcript: with the server back, the next run transcribes.
+    segments = json.dumps([{"start": 0.5, "end": 2.0, "text": "Search for headphones."}])
+    asr = ScriptedServer({"name": "asr", "rules": [{"contains": "audio transcription", "reply": segments}]}).start()
+    try:
+        settings.models.asr.base_url = asr.base_url
+        code, out, _ = process(settings, "--source", "dir", "--videos", str(folder))
+    finally:
+        asr.stop()
+    assert code == 0 and video_summary(read_summary(settings), "search_tutorial")["transcript"] == "asr"
