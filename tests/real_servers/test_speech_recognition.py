@@ -65,9 +65,9 @@ def _say(folder: Path, text: str, name: str) -> tuple[Path, float]:
 
 def _video_with_audio(folder: Path, audio: Path, seconds: float, name: str) -> Path:
     video = folder / name
-    _run([_tool("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc=size=160x120:rate=2:duration={seconds:.2f}",
-          "-i", str(audio), "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-b:a", "64k", "-shortest",
-          str(video)])  # fmt: skip
+    picture = f"testsrc=size=160x120:rate=2:duration={seconds:.2f}"
+    _run([_tool("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", picture, "-i", str(audio), "-c:v", "libx264",
+          "-preset", "ultrafast", "-c:a", "aac", "-b:a", "64k", "-shortest", str(video)])  # fmt: skip
     return video
 
 
@@ -120,7 +120,8 @@ def test_narration_cut_into_short_pieces_keeps_its_words_and_times(whisper_serve
 
 def test_a_silent_track_sends_no_request(whisper_server, tmp_path):
     silence = tmp_path / "silence.wav"
-    _run([_tool("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-t", "20", str(silence)])
+    _run([_tool("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-t", "20",
+          str(silence)])  # fmt: skip
     video = _video_with_audio(tmp_path, silence, 20, "silent_demo.mp4")
     with RecordingProxy(whisper_server.base_url) as proxy:
         with ModelClient(_client_settings(tmp_path, proxy.base_url, whisper_server.model)) as client:

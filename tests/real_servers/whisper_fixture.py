@@ -65,7 +65,8 @@ class RecordingProxy:
                 request = urllib.request.Request(upstream, data=body, method="POST", headers={"Content-Type": kind})
                 try:
                     with urllib.request.urlopen(request, timeout=600) as response:
-                        status, reply, reply_kind = response.status, response.read(), response.headers.get("Content-Type")
+                        status, reply = response.status, response.read()
+                        reply_kind = response.headers.get("Content-Type")
                 except urllib.error.HTTPError as exc:
                     status, reply, reply_kind = exc.code, exc.read(), exc.headers.get("Content-Type")
                 self.send_response(status)
