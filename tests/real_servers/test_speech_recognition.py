@@ -130,6 +130,17 @@ def test_a_silent_track_sends_no_request(whisper_server, tmp_path):
     assert result.text == "" and "silent" in result.reason
 
 
+def test_a_video_without_an_audio_track_sends_no_request(whisper_server, tmp_path):
+    video = tmp_path / "screen_only.mp4"
+    _run([_tool("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=2:duration=5",
+          "-c:v", "libx264", "-preset", "ultrafast", str(video)])  # fmt: skip
+    with RecordingProxy(whisper_server.base_url) as proxy:
+        with ModelClient(_client_settings(tmp_path, proxy.base_url, whisper_server.model)) as client:
+            result = video_transcript(video, tmp_path / "artifacts", client, "en")
+    assert proxy.requests == [] and result.text == ""
+    assert result.reason == "no subtitles and no audio track: the video has no transcript"
+
+
 def test_a_twenty_minute_track_goes_up_in_small_pieces_with_true_cue_times(whisper_server, tmp_path):
     # Four phrases at known moments of 20 minutes of silence: 38 MB as one WAV, past the 25 MB cap.
     moments = {"settings": 60.0, "checkout": 420.0, "invoice": 725.0, "password": 1110.0}
