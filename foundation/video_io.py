@@ -332,8 +332,16 @@ def _ffprobe(path: Path, options: list[str]) -> str:
     return result.stdout
 
 
+def probe_duration(path: str | Path) -> float:
+    """How long the file plays (its container's duration, audio included), in seconds; 0 when it does not say."""
+    return _number(_ffprobe(Path(path), ["-show_entries", "format=duration", "-of", "csv=p=0"]).strip())
+
+
 def extract_audio(path: str | Path, out_path: str | Path, sample_rate: int = 16000) -> Path:
-    """The first audio track of `path` as a mono 16-bit WAV at `sample_rate` (what speech models read)."""
+    """The first audio track of `path` as a mono 16-bit WAV at `sample_rate` (what speech models read).
+
+    WAV, because its loudness is read and it is cut into pieces (foundation/audio.py) that go up
+    compressed: as one upload it would pass 25 MB at 13 minutes."""
     path, out_path = Path(path), Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     command = [_tool("ffmpeg"), "-nostdin", "-hide_banner", "-v", "error", "-y", "-i", _input_url(path),

@@ -406,25 +406,33 @@ class _Handler(BaseHTTPRequestHandler):
         return 200, payload, "", "hashed bag of words"
 
     def _transcription(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], str, str]:
-        """verbose_json of the scripted segments: a reply is a JSON list of {start, end, text}, or plain text."""
+        """verbose_json of the scripted segments: a reply is a JSON list of {start, end, text} (other segment
+        fields, e.g. no_speech_prob, kept), or plain text; `json` answers only the text. Rules match the line
+        "audio transcription of <file name> as <response format>"; an error entry's `reply` is its message."""
         scripted = self.server.scripted
         audio = body.get("file") or {}
         if not audio.get("bytes"):
             return 400, _error(400, "scripted server: a transcription request needs a non-empty `file`"), "", "bad request"
-        # Rules match on this line, e.g. `contains: "audio transcription"` or the file's name.
-        entry, label = scripted.pick([{"role": "user", "content": f"audio transcription of {audio.get('name', '')}"}])
+        # Rules match on this line, e.g. `contains: "audio transcription"`, the file's name or "as json".
+        response_format = str(body.get("response_format") or "json")
+        line = f"audio transcription of {audio.get('name', '')} as {response_format}"
+        entry, label = scripted.pick([{"role": "user", "content": line}])
         if entry is None:
             return 400, _error(400, "scripted server: script exhausted; add a transcription reply"), "", label
-        if entry.status != 200:
-            return entry.status, _error(entry.status, f"scripted HTTP {entry.status} from {label}"), "", label
+        if entry.status != 200:  # the entry's reply, when given, is the server's reason (e.g. vLLM's refusal)
+            return entry.status, _error(entry.status, entry.reply or f"scripted HTTP {entry.status} from {label}"), "", label
         try:
             segments = json.loads(entry.reply)
         except ValueError:
             segments = [{"start": 0.0, "end": 0.0, "text": entry.reply}]
         if not isinstance(segments, list):
             segments = [{"start": 0.0, "end": 0.0, "text": str(entry.reply)}]
-        segments = [{"id": i, "start": float(s.get("start", 0)), "end": float(s.get("end", 0)),
+        segments = [{**s, "id": i, "start": float(s.get("start", 0)), "end": float(s.get("end", 0)),
                      "text": str(s.get("text", ""))} for i, s in enumerate(segments)]  # fmt: skip
+        if response_format != "verbose_json":  # text without timing, as `json` is answered by every server
+            text = " ".join(s["text"].strip() for s in segments)
+            model = f"scripted/{scripted.script.name or body.get('model') or 'asr'}"
+            return 200, {"text": text, "model": model, "system_fingerprint": SCRIPTED_FINGERPRINT}, entry.reply, label
         payload = {
             "task": "transcribe",
             "language": body.get("language") or "en",

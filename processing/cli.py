@@ -194,7 +194,7 @@ def _dry_run(args: argparse.Namespace, settings: "Settings", pipeline) -> int:
         exact = exact and (plan["trajectory_exact"] or not plan["trajectory_calls"])
     qualifier = "exact" if exact else "partly estimated, see above"
     print(f"trajectory stage: {total} model call(s) in all ({qualifier})")
-    print(f"speech recognition: at most {speech} request(s) in all (one per video without subtitles or a stored transcript)")
+    print(f"speech recognition: at most {speech} request(s) in all (one per piece of audio of each video without subtitles or a stored transcript)")
     return 0
 
 

@@ -55,6 +55,16 @@ CHANGED_FRAMES_SETTINGS = (
 )  # fmt: skip
 
 
+def _transcript_note(data: dict[str, Any]) -> str:
+    if not data["source"]:
+        return f"none ({data['reason']})"
+    pieces, silent, dropped = data.get("pieces", 0), data.get("silent_pieces", 0), data.get("dropped", 0)
+    details = [f"{pieces} piece(s) of audio"] if pieces > 1 else []
+    details += [f"{silent} silent, not sent"] if silent else []
+    details += [f"{dropped} segment(s) without speech dropped"] if dropped else []
+    return f"from {data['source']}" + (f" ({', '.join(details)})" if details else "")
+
+
 class _NotCached(Exception):
     """Dry run: the stage would have to run; the stages after it are unknown."""
 
@@ -282,19 +292,30 @@ class Pipeline:
             return  # a missing file fails in the next stage with its own line
         asr = self.settings.models.asr
         language = self.settings.retrieval.language
+        asr_on = self.client.is_configured("asr")
         try:
             data = self._stage(
                 state,
                 "transcript",
                 inputs={"video_sha256": state.files.file_hash(path, remember=not state.dry_run),
                         "subtitles": digest(record.transcript)},  # fmt: skip
-                identity={"asr_model": asr.model if self.client.is_configured("asr") else "", "language": language},
+                identity={"asr_model": asr.model if asr_on else "", "language": language,
+                          "speech": dict(vars(self.settings.processing.speech)) if asr_on else {}},  # fmt: skip
                 compute=lambda: self._transcribe(state),
-                note=lambda data: f"from {data['source']}" if data["source"] else f"none ({data['reason']})",
+                note=_transcript_note,
                 valid=lambda data: not data["source"] or (state.files.folder / VTT_NAME).is_file(),
             )
         except _NotCached:  # a dry run with no stored transcript: count the requests it would send
             state.transcript_plan = planned_transcript_calls(path, self.client, language)
+            return
+        except UserError as exc:
+            # The transcript is optional: the video goes on without one, and nothing is stored, so the
+            # next run asks again. (A server that went down stays down for this run: no request is sent.)
+            why = f"speech recognition failed: {exc}"
+            state.outcome.transcript = f"none: {why}"
+            state.outcome.stages["transcript"] = StageRun(reused=False, note=f"none ({why})")
+            (state.files.folder / VTT_NAME).unlink(missing_ok=True)
+            self._say(state, f"transcript: none ({why}); the other stages go on")
             return
         state.outcome.transcript = data["source"] or f"none: {data['reason']}"
         if data["text"] and not record.transcript.strip():
@@ -305,8 +326,10 @@ class Pipeline:
     def _transcribe(self, state: _Video) -> tuple[dict[str, Any], StageStats]:
         language = self.settings.retrieval.language
         result = video_transcript(Path(state.record.path), state.files.folder, self.client, language)
-        stats = StageStats(calls=int(result.source == "asr"))
-        return {"text": result.text, "source": result.source, "reason": result.reason, "scripted": result.scripted}, stats
+        stats = StageStats(calls=result.calls, cached=result.cached, problems=list(result.warnings))
+        data = {"text": result.text, "source": result.source, "reason": result.reason, "scripted": result.scripted,
+                "pieces": result.pieces, "silent_pieces": result.silent_pieces, "dropped": result.dropped}  # fmt: skip
+        return data, stats
 
     def _changed_frames(self, state: _Video) -> list[dict[str, Any]]:
         path = Path(state.record.path)

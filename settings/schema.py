@@ -215,6 +215,31 @@ class ActionKindSettings:
 
 
 @dataclass
+class SpeechSettings:
+    """How a video's audio goes to the `asr` role (processing/transcripts.py)."""
+
+    # "flac" (lossless, about half of WAV), "opus" (lossy, a tenth of FLAC) or "wav" (16-bit PCM, 1.9 MB a
+    # minute: 13 minutes pass the 25 MB cap of the OpenAI API and of vLLM's Whisper).
+    audio_format: str = "flac"
+    # Longest piece of audio one request carries: 10 minutes of FLAC stays under 25 MB even for noise, and
+    # one request stays well inside a timeout. Pieces end at the quietest moment of their last `cut_window_s`.
+    piece_max_s: float = 600.0
+    cut_window_s: float = 20.0
+    # A 0.1 s frame quieter than this (RMS, dB below full scale) is silence; room tone sits near -60.
+    silence_dbfs: float = -50.0
+    # A piece with less sound than this (seconds of frames above `silence_dbfs`) is not sent at all.
+    min_sound_s: float = 0.3
+    # Silence this long (s) is cut out of the pieces that are sent (0: never): over 30 s windows of
+    # silence Whisper writes "You", and after a few of them it missed a phrase (measured with tiny.en).
+    silence_cut_s: float = 10.0
+    # A segment Whisper gives a no-speech probability at or above this is dropped when the audio under it
+    # is silent (Whisper writes "You" over silence at 0.95; espeak-ng narration scores up to 0.84).
+    drop_no_speech_prob: float = 0.6
+    # Form fields that repeat the model name beside `model`: faster-whisper-server reads `model_name`.
+    model_name_fields: list[str] = field(default_factory=lambda: ["model_name"])
+
+
+@dataclass
 class ProcessingSettings:
     # 2 fps catches every UI change of a human-paced recording at a tenth of the frames.
     sample_fps: float = 2.0
@@ -265,6 +290,8 @@ class ProcessingSettings:
     action_kinds: ActionKindSettings = field(default_factory=ActionKindSettings)
     # Knobs of the model-free labeler (`labeler: ocr`).
     ocr_labeler: OcrLabelerSettings = field(default_factory=OcrLabelerSettings)
+    # Speech recognition of videos without subtitles: audio format, pieces, silence.
+    speech: SpeechSettings = field(default_factory=SpeechSettings)
 
 
 @dataclass

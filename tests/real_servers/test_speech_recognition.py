@@ -1,0 +1,168 @@
+"""Speech recognition against a REAL server and model: faster-whisper-server with Whisper tiny.en.
+
+Narration is spoken by espeak-ng from a sandbox tutorial's script and muxed by ffmpeg
+into a video, which goes through the transcript stage and the real `openai` client to the
+server, past a recording proxy that keeps what each request carried.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import wave
+from pathlib import Path
+
+import pytest
+
+from model_access.client import ModelClient
+from processing.transcripts import timed_transcript, video_transcript
+from settings import load_settings
+from tasks.sandbox.tutorials.script import SCRIPTS_DIR, load_script
+from tests.real_servers.whisper_fixture import RecordingProxy, whisper_server  # noqa: F401 (a fixture)
+
+UPLOAD_CAP = 25 * 2**20  # the OpenAI API's and vLLM's limit on one audio upload
+
+
+def word_error_rate(reference: str, heard: str) -> float:
+    """Word-level edit distance (substitutions, insertions, deletions) over the reference's word count."""
+    ref, hyp = _words(reference), _words(heard)
+    row = list(range(len(hyp) + 1))
+    for i, word in enumerate(ref, 1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(hyp, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (word != other))
+    return row[-1] / max(1, len(ref))
+
+
+def _words(text: str) -> list[str]:
+    return re.sub(r"[^a-z0-9' ]+", " ", text.lower().replace("-", " ")).split()
+
+
+def test_word_error_rate_counts_edits_per_reference_word() -> None:
+    assert word_error_rate("Open the cart, then pay.", "open the cart then pay") == 0.0
+    assert word_error_rate("open the cart then pay", "open a cart pay now") == pytest.approx(3 / 5)
+    assert word_error_rate("one two", "") == 1.0
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is not installed: run `bash scripts/bootstrap.sh`")
+    return found
+
+
+def _run(command: list[str]) -> None:
+    subprocess.run(command, check=True, capture_output=True)
+
+
+def _say(folder: Path, text: str, name: str) -> tuple[Path, float]:
+    path = folder / f"{name}.wav"
+    _run([_tool("espeak-ng"), "-s", "170", "-w", str(path), text])
+    with wave.open(str(path)) as audio:
+        return path, audio.getnframes() / audio.getframerate()
+
+
+def _video_with_audio(folder: Path, audio: Path, seconds: float, name: str) -> Path:
+    video = folder / name
+    picture = f"testsrc=size=160x120:rate=2:duration={seconds:.2f}"
+    _run([_tool("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", picture, "-i", str(audio), "-c:v", "libx264",
+          "-preset", "ultrafast", "-c:a", "aac", "-b:a", "64k", "-shortest", str(video)])  # fmt: skip
+    return video
+
+
+def _client_settings(tmp_path: Path, base_url: str, model: str):
+    settings = load_settings()
+    settings.paths.cache_dir = tmp_path / "cache"
+    settings.models.asr.base_url, settings.models.asr.model = base_url, model
+    settings.models.asr.timeout_s = 300  # a loaded 2-core machine transcribes slowly
+    return settings
+
+
+@pytest.fixture(scope="module")
+def narrated_tutorial(tmp_path_factory) -> tuple[Path, str, float]:
+    """The shop_search_sort tutorial's narration (eight lines, about 40 s) as a video's audio track."""
+    folder = tmp_path_factory.mktemp("narrated")
+    lines = load_script(SCRIPTS_DIR / "shop_search_sort.yaml").narration
+    speech, seconds = _say(folder, "\n".join(lines), "narration")
+    return _video_with_audio(folder, speech, seconds, "shop_search_sort.mp4"), " ".join(lines), seconds
+
+
+def test_a_narrated_tutorial_is_transcribed_within_20_percent_wer(whisper_server, narrated_tutorial, tmp_path):
+    video, said, seconds = narrated_tutorial
+    with RecordingProxy(whisper_server.base_url) as proxy:
+        with ModelClient(_client_settings(tmp_path, proxy.base_url, whisper_server.model)) as client:
+            result = video_transcript(video, tmp_path / "artifacts", client, "en")
+    assert result.source == "asr" and not result.scripted
+    wer = word_error_rate(said, result.text)
+    assert wer <= 0.20, f"WER {wer:.0%}: {result.text!r}"
+    (request,) = proxy.requests
+    assert request["form"]["model_name"] == whisper_server.model  # the field this server reads
+    assert request["form"]["file"]["head"] == "fLaC" and request["form"]["response_format"] == "verbose_json"
+    cues = timed_transcript(tmp_path / "artifacts")
+    assert len(cues) >= 4 and cues[0].start_s < 1.0 and abs(cues[-1].end_s - seconds) < 2.0
+    assert all(a.end_s <= b.start_s + 0.01 for a, b in zip(cues, cues[1:]))
+
+
+def test_narration_cut_into_short_pieces_keeps_its_words_and_times(whisper_server, narrated_tutorial, tmp_path):
+    # 15 s pieces: each cut falls in a pause between sentences, and each piece's cues are shifted by its start.
+    video, said, seconds = narrated_tutorial
+    settings = _client_settings(tmp_path, whisper_server.base_url, whisper_server.model)
+    settings.processing.speech.piece_max_s = 15
+    with ModelClient(settings) as client:
+        result = video_transcript(video, tmp_path / "artifacts", client, "en")
+    assert result.calls == result.pieces >= 3
+    assert word_error_rate(said, result.text) <= 0.20, result.text
+    cues = timed_transcript(tmp_path / "artifacts")
+    assert cues[0].start_s < 1.0 and abs(cues[-1].end_s - seconds) < 2.0
+    assert all(a.start_s <= b.start_s for a, b in zip(cues, cues[1:]))
+
+
+def test_a_silent_track_sends_no_request(whisper_server, tmp_path):
+    silence = tmp_path / "silence.wav"
+    _run([_tool("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-t", "20",
+          str(silence)])  # fmt: skip
+    video = _video_with_audio(tmp_path, silence, 20, "silent_demo.mp4")
+    with RecordingProxy(whisper_server.base_url) as proxy:
+        with ModelClient(_client_settings(tmp_path, proxy.base_url, whisper_server.model)) as client:
+            result = video_transcript(video, tmp_path / "artifacts", client, "en")
+    assert proxy.requests == []
+    assert result.text == "" and "silent" in result.reason
+
+
+def test_a_video_without_an_audio_track_sends_no_request(whisper_server, tmp_path):
+    video = tmp_path / "screen_only.mp4"
+    _run([_tool("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=2:duration=5",
+          "-c:v", "libx264", "-preset", "ultrafast", str(video)])  # fmt: skip
+    with RecordingProxy(whisper_server.base_url) as proxy:
+        with ModelClient(_client_settings(tmp_path, proxy.base_url, whisper_server.model)) as client:
+            result = video_transcript(video, tmp_path / "artifacts", client, "en")
+    assert proxy.requests == [] and result.text == ""
+    assert result.reason == "no subtitles and no audio track: the video has no transcript"
+
+
+def test_a_twenty_minute_track_goes_up_in_small_pieces_with_true_cue_times(whisper_server, tmp_path):
+    # Four phrases at known moments of 20 minutes of silence: 38 MB as one WAV, past the 25 MB cap.
+    moments = {"settings": 60.0, "checkout": 420.0, "invoice": 725.0, "password": 1110.0}
+    inputs, chains = ["-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono"], []
+    for n, (word, at) in enumerate(moments.items(), 1):
+        phrase, _ = _say(tmp_path, f"Now open the {word} page.", word)
+        inputs += ["-i", str(phrase)]
+        chains.append(f"[{n}:a]aresample=16000,adelay={int(at * 1000)}[p{n}]")
+    mix = ";".join(chains) + ";[0:a]" + "".join(f"[p{n}]" for n in range(1, 5)) + "amix=inputs=5:normalize=0"
+    track = tmp_path / "long.wav"
+    _run([_tool("ffmpeg"), "-v", "error", "-y", *inputs, "-filter_complex", mix, "-t", "1200", "-ac", "1",
+          str(track)])  # fmt: skip
+    assert track.stat().st_size > UPLOAD_CAP
+    video = _video_with_audio(tmp_path, track, 1200, "long_lecture.mp4")
+    with RecordingProxy(whisper_server.base_url) as proxy:
+        with ModelClient(_client_settings(tmp_path, proxy.base_url, whisper_server.model)) as client:
+            result = video_transcript(video, tmp_path / "artifacts", client, "en")
+    sizes = [request["bytes"] for request in proxy.requests]
+    assert len(sizes) == 4 and max(sizes) < UPLOAD_CAP / 10, sizes  # one per phrase; the silence is not sent
+    cues = timed_transcript(tmp_path / "artifacts")
+    for word, at in moments.items():
+        found = [cue for cue in cues if word in cue.text.lower()]
+        assert found and abs(found[0].start_s - at) < 3.0, (word, at, [(c.start_s, c.text) for c in cues])
+    assert len(cues) == 4, [c.text for c in cues]  # nothing invented over the silence
+    assert result.silent_pieces >= 5
