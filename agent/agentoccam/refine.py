@@ -55,7 +55,9 @@ _FOLDING_ROLES = frozenset({"combobox", "listbox", "menu", "MenuListPopup"})
 _OPTION_ROLES = frozenset({"option", "MenuListOption"})
 _IMAGE_ROLES = frozenset({"img", "image"})
 _DECORATIVE_ROLES = frozenset({"separator", "presentation", "none", "Canvas", "graphics-symbol"})
-_DROPPED_PROPERTIES = frozenset({"focused", "expanded", "autocomplete", "hasPopup", "orientation", "controls"})
+_DROPPED_PROPERTIES = frozenset(
+    {"focused", "expanded", "autocomplete", "hasPopup", "orientation", "controls", "multiselectable"}
+)
 _CELL_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader", "LayoutTableCell"})
 _ROW_ROLES = frozenset({"row", "LayoutTableRow"})
 _TERM_ROLES = frozenset({"DescriptionListTerm", "term"})

@@ -447,3 +447,24 @@ def test_refinement_folds_options_drops_images_and_repeats_and_keeps_ids_as_agen
     long_tree = "[1] RootWebArea 'Long'\n" + "\n".join(f"\t[{i}] link 'Item {i}'" for i in range(2, 1302))
     assert len(refine_tree(long_tree).text.splitlines()) == 1001  # AgentOccam's 1,000 lines, then the note
     assert len(unrefined_page(long_tree).text.splitlines()) == 501  # pruning off: 500 rows of the tree
+
+
+def test_prune_resumes_a_plan_with_its_notes_and_steps_reset_as_agentoccam() -> None:
+    from agent.agentoccam.plan import PlanTree
+
+    plans = PlanTree("Find the order total", "http://shop/")
+    plans.record_step(1)
+    first = plans.branch(0, "Open My Orders", "http://shop/account", 2)
+    plans.record_step(3)
+    plans.note("order 24 is on page 2", 3)
+    plans.branch(first.plan_id, "Open page 2", "http://shop/orders", 4)  # a sub-plan of it
+    plans.record_step(5)
+    plans.branch(0, "Search the orders", "http://shop/search", 6)  # a later plan at its level
+    plans.record_step(7)
+    resumed = plans.prune(first.plan_id, "the order is not listed")
+    # The step that made it and its sub-plan's steps; its own steps and notes are cleared, as AgentOccam does.
+    assert plans.active is resumed and resumed.notes == [] and resumed.steps == [2, 4, 5]
+    assert resumed.url == "http://shop/account"
+    text = plans.text()
+    assert "Search the orders" not in text and "Open page 2" not in text and "page 2" not in text
+    assert "(ACTIVE PLAN) Open My Orders # resumed here because: the order is not listed" in text
