@@ -117,7 +117,6 @@ class AgentOccamAgent(ModelPolicy):
         self.task = task
         self.plans: PlanTree | None = None
         self.interactions: list[Interaction] = []
-        self.start_url = getattr(task, "start_url", "") or ""
         self.last_observation = None
         self.page: RefinedPage | None = None
         self.dialogs: list[str] = []

@@ -85,13 +85,10 @@ class _Node:
 class RefinedPage:
     text: str  # the refined tree, as the prompt shows it
     ids: set[str]  # ids shown in `text` (options folded into a menu's line included)
-    line_of: dict[str, str]  # id -> its line (no indentation)
+    line_of: dict[str, str]  # id -> its line (no indentation), for the ids shown
     truncated: bool = False
     plain: str = ""  # the refined tree without ids: what "the page did not change" compares
     roots: list[_Node] = field(default_factory=list, repr=False)
-
-    def lines_for(self, ids: list[str]) -> list[str]:
-        return [self.line_of[i] for i in ids if i in self.line_of]
 
     def highlight(self, ids: list[str]) -> str | None:
         """The highlighted elements with their ancestors, descendants and named siblings, without ids
@@ -138,7 +135,8 @@ def refine_tree(
         _render(root, 0, plain, {}, with_ids=False)
     text, cut = _cut(lines, max_lines, token_budget)
     shown = {i: line for i, line in line_of.items() if f"[{i}]" in text}
-    return RefinedPage(text, set(shown), shown, cut, "\n".join(plain), roots)
+    # Ids inside names (folded options, table cells) go too: a reload renumbers them, the page is the same.
+    return RefinedPage(text, set(shown), shown, cut, re.sub(r" ?\[\d+\]", "", "\n".join(plain)), roots)
 
 
 def unrefined_page(tree_text: str, max_lines: int = 500, token_budget: int | None = None) -> RefinedPage:
