@@ -468,3 +468,40 @@ def test_prune_resumes_a_plan_with_its_notes_and_steps_reset_as_agentoccam() -> 
     text = plans.text()
     assert "Search the orders" not in text and "Open page 2" not in text and "page 2" not in text
     assert "(ACTIVE PLAN) Open My Orders # resumed here because: the order is not listed" in text
+
+
+def _page_observation():
+    from evaluation.observation import Observation, TabInfo
+
+    tree = "[1] RootWebArea 'Shop'\n\t[2] link 'My Orders'\n\t[3] searchbox 'Search'"
+    url = "http://shop.test/"
+    return Observation(f"Tab 0 (current): Shop\n\n{tree}", url, [TabInfo(0, "Shop", url, True)], None, {}, (1280, 720), (0, 0))
+
+
+def test_the_earlier_step_rules_and_the_re_ask_bound_are_settings(test_settings) -> None:
+    """`planning_takes_step` off: a note is answered on the same page within one step; `max_invalid_reasks`
+    bounds the re-asks, after which the step fails with the reason."""
+    script = {"name": "policy", "replies": [occam("note [Orders are under My Orders]"), occam("click [2]")]}
+    with ScriptedServer(script) as server:
+        settings = _settings(test_settings, server)
+        settings.agentoccam.planning_takes_step = False
+        policy = AgentOccamAgent(settings)
+        try:
+            policy.reset(_task(1))
+            step = policy.act(_page_observation())
+        finally:
+            policy.close()
+        assert step.reply == "```\nclick [2]\n```" and not step.memory_only
+        assert step.info["planning_commands"] == ["note [Orders are under My Orders]"]
+        assert len(server.requests("/chat/completions")) == 2
+    with ScriptedServer({"name": "policy", "default": occam("click [77]")}) as server:
+        settings = _settings(test_settings, server)
+        settings.agentoccam.max_invalid_reasks = 2
+        policy = AgentOccamAgent(settings)
+        try:
+            policy.reset(_task(1))
+            step = policy.act(_page_observation())
+        finally:
+            policy.close()
+        assert len(server.requests("/chat/completions")) == 3  # the reply, then two re-asks
+        assert step.error and "element [77] is not in the current observation" in step.error
