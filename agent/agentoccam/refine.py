@@ -5,7 +5,7 @@ it by pruning what carries no information. Starting from the environment's tree 
 (one `[id] role 'name' props` line per node, indented by tabs), this module does what
 AgentOccam's pruning does (its `obs_opt.prune_tree`), in our code:
 
-- drops images without children, separators and empty leaves, and static text that
+- drops images without children (and, ours, separators and icon glyphs), static text that
   repeats its parent's or a sibling's name;
 - drops leaves identical (role, name, states) to the sibling next to them, outside
   table rows (`drop_identical_neighbours`: AgentOccam hides both of such a pair);
