@@ -505,3 +505,26 @@ def test_the_earlier_step_rules_and_the_re_ask_bound_are_settings(test_settings)
             policy.close()
         assert len(server.requests("/chat/completions")) == 3  # the reply, then two re-asks
         assert step.error and "element [77] is not in the current observation" in step.error
+
+
+def test_a_note_and_a_click_in_one_action_are_one_step_and_a_repeated_note_is_asked_again(test_settings) -> None:
+    replies = [
+        occam("note [Orders are under My Orders]\nclick [2]"),
+        occam("note [Orders are under My Orders]"),  # the same note again: refused, asked again
+        occam("type [3] [order 24] [1]"),
+    ]
+    with ScriptedServer({"name": "policy", "replies": replies}) as server:
+        policy = AgentOccamAgent(_settings(test_settings, server))
+        try:
+            policy.reset(_task(1))
+            first = policy.act(_page_observation())
+            second = policy.act(_page_observation())
+        finally:
+            policy.close()
+        requests = [entry["body"] for entry in server.requests("/chat/completions")]
+    assert first.reply == "```\nclick [2]\n```" and first.info["planning_commands"] == [
+        "note [Orders are under My Orders]"
+    ]
+    assert "Note: STEP 1: Orders are under My Orders" in _user_text(requests[1])
+    assert "You already wrote down `note [Orders are under My Orders]`" in _system_text(requests[2])
+    assert second.reply == "```\ntype [3] [order 24] [1]\n```" and len(requests) == 3
