@@ -165,7 +165,9 @@ class AgentOccamAgent(ModelPolicy):
                 return self._step(replies, sections, planning, images, memory_only=True)
             rounds += 1  # ours: ask again on the same page, a bounded number of times
             if rounds > self.options.max_planning_in_a_row:
-                reason = f"{rounds} planning commands in a row without a page command (agentoccam.max_planning_in_a_row)"
+                reason = (
+                    f"{rounds} planning commands in a row without a page command (agentoccam.max_planning_in_a_row)"
+                )
                 return self._step(replies, sections, planning, images, error=reason)
 
     def _ask(self, observation: Observation, demonstration: Demonstration | None, replies: list[str]) -> _Asked:
@@ -194,7 +196,8 @@ class AgentOccamAgent(ModelPolicy):
                 warning = render("repeated_note_warning", note=repeated.argument)
             reasks += 1
             if reasks > self.options.max_invalid_reasks:
-                return _Asked(sections, images, [], error=f"{problem} ({reasks} replies; agentoccam.max_invalid_reasks)")
+                error = f"{problem} ({reasks} replies; agentoccam.max_invalid_reasks)"
+                return _Asked(sections, images, [], error=error)
 
     def _carry_out(self, commands: list[Command], interaction: Interaction, planning: list[str]) -> str | None:
         """Apply the plan commands and notes; the environment action of the step, None when there is none."""
@@ -243,7 +246,9 @@ class AgentOccamAgent(ModelPolicy):
         budget = options.observation_token_budget or None
         if not options.refine:
             return unrefined_page(observation.tree_text, options.unrefined_max_lines, budget)
-        return refine_tree(observation.tree_text, options.observation_max_lines, budget, options.drop_identical_neighbours)
+        return refine_tree(
+            observation.tree_text, options.observation_max_lines, budget, options.drop_identical_neighbours
+        )
 
     def messages(
         self, observation: Observation, demonstration: Demonstration | None, warning: str = ""

@@ -277,7 +277,8 @@ def _merge_description_list(node: _Node) -> None:
             term.name = f"{term.name}: " + "; ".join(d.name for d in details)
             for detail in details:
                 detail.kept = False
-        term, details = (child, []) if child is not None and child.role in _TERM_ROLES and not child.kept_children() else (None, [])
+        starts = child is not None and child.role in _TERM_ROLES and not child.kept_children()
+        term, details = (child, []) if starts else (None, [])
 
 
 def _repeats_relative(node: _Node) -> bool:

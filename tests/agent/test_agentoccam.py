@@ -224,7 +224,8 @@ def forms(sandbox, test_settings):
         # The address form's country menu: one line, each option with its id; choosing by id works.
         start(_task(5), f"{sandbox.shop_url}/customer/address/new/")
         france = node("option", "France")
-        out["country_line"] = next(line for line in policy.page_text(env.observation).splitlines() if "'France'" in line)
+        lines = policy.page_text(env.observation).splitlines()
+        out["country_line"] = next(line for line in lines if "'France'" in line)
         out["france"] = france.node_id
         queue(occam(f"click [{france.node_id}]"))
         _play_step(policy, env)
@@ -475,7 +476,8 @@ def _page_observation():
 
     tree = "[1] RootWebArea 'Shop'\n\t[2] link 'My Orders'\n\t[3] searchbox 'Search'"
     url = "http://shop.test/"
-    return Observation(f"Tab 0 (current): Shop\n\n{tree}", url, [TabInfo(0, "Shop", url, True)], None, {}, (1280, 720), (0, 0))
+    tabs = [TabInfo(0, "Shop", url, True)]
+    return Observation(f"Tab 0 (current): Shop\n\n{tree}", url, tabs, None, {}, (1280, 720), (0, 0))
 
 
 def test_the_earlier_step_rules_and_the_re_ask_bound_are_settings(test_settings) -> None:
