@@ -126,7 +126,7 @@ class VideoPolicy:
         if selection_record is not None:
             info["selection"] = selection_record
         info.update({key: value for key, value in step.info.items() if key != "reasoning"})
-        return PolicyStep(step.reply, info, step.error)
+        return PolicyStep(step.reply, info, step.error, step.memory_only)
 
     def answer_intermediate(self, question: str) -> str | None:
         """VideoWA's way (`video_context.intermediate_from: video`): a question over the videos' frames and

@@ -82,6 +82,8 @@ class BrowserEnv:
             navigation_timeout_ms=settings.browser.navigation_timeout_ms,
         )
         self.auth = AuthStates(settings, browser)
+        # `type` replaces a field's text (AgentOccam's type) instead of adding to it (WebArena's, VideoWA's).
+        self.type_clears_field = False
         self.context = None
         self.tabs: Tabs | None = None
         self.observation: Observation | None = None
@@ -234,7 +236,12 @@ class BrowserEnv:
         try:
             timings.update(
                 execute_action(
-                    action, self.tabs, self.observation.nodes, self.limits, self.settings.browser.navigation_timeout_ms
+                    action,
+                    self.tabs,
+                    self.observation.nodes,
+                    self.limits,
+                    self.settings.browser.navigation_timeout_ms,
+                    self.type_clears_field,
                 )
             )
         except ActionError as exc:
@@ -265,6 +272,14 @@ class BrowserEnv:
         self._end(reason)
         if self.record is not None:
             self.record.stop_reason = reason
+
+    def record_memory_step(self, reply: str) -> StepResult:
+        """A step that changed only the policy's memory (AgentOccam's `note`, `branch`): the page is
+        untouched, the step counts toward `agent.max_steps` and is recorded as done, with no action.
+        The reference runner's early-stop rules (`agent.early_stop: videowa`) do not see it."""
+        started, url_before = self._begin_step()
+        self._check_step_limits()
+        return self._recorded(reply, None, True, None, url_before, {"total_s": time.perf_counter() - started})
 
     def observe_full_page(self) -> Observation:
         """Observe the whole page (not only the viewport, no token budget); the next step's ids refer

@@ -7,6 +7,10 @@ the exception: headless Chromium draws their pop-up outside the page, so an
 option is chosen by clicking its `option` id or with `type [select id] [option text]`,
 both of which set the selection and fire the page's input/change events.
 
+`type` appends to what a field holds, as WebArena's and VideoWA's runners do; with
+`clear_field` (AgentOccam's `type`) it first empties the field (click, select all,
+Backspace), and fills it directly when the field cannot be brought into view.
+
 Anything that makes an action impossible (an unknown id, an element that is gone
 or not displayed, a bad key, a tab that does not exist, a page that fails to
 load) raises `ActionError` with a reason the agent can read.
@@ -64,6 +68,17 @@ _CHOOSE_BY_TEXT_JS = """function (wanted) {
   return {status: 'ok', labels: [match.label]};
 }"""
 
+# AgentOccam's fallback for a field it cannot bring into view: set the value, as Playwright's fill does.
+_FILL_JS = """function (text) {
+  this.focus();
+  if (this.isContentEditable) { this.textContent = text; }
+  else if ('value' in this) { this.value = text; }
+  else { return false; }
+  this.dispatchEvent(new Event('input', {bubbles: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+}"""
+
 _SCROLL_JS = """(down) => {
   const dy = (down ? 1 : -1) * window.innerHeight;
   const before = window.scrollY;
@@ -89,9 +104,15 @@ class ActionError(Exception):
 
 
 def execute_action(
-    action: Action, tabs: Tabs, nodes: dict[str, TreeNode], limits: SettleLimits, navigation_timeout_ms: int
+    action: Action,
+    tabs: Tabs,
+    nodes: dict[str, TreeNode],
+    limits: SettleLimits,
+    navigation_timeout_ms: int,
+    clear_field: bool = False,
 ) -> dict[str, float]:
-    """Carry out `action` (any kind but stop), wait for the page to settle; returns the time of each part."""
+    """Carry out `action` (any kind but stop), wait for the page to settle; returns the time of each part.
+    `clear_field`: `type` replaces the field's text instead of adding to it."""
     started = time.perf_counter()
     kind = action.kind
     if kind is ActionKind.NEW_TAB:
@@ -104,7 +125,7 @@ def execute_action(
     elif kind is ActionKind.CLOSE_TAB:
         tabs.close_current()
     else:
-        return _act_and_settle(action, tabs, nodes, limits, navigation_timeout_ms, started)
+        return _act_and_settle(action, tabs, nodes, limits, navigation_timeout_ms, started, clear_field)
     return {"action_s": time.perf_counter() - started, "wait_s": 0.0}
 
 
@@ -115,13 +136,14 @@ def _act_and_settle(
     limits: SettleLimits,
     navigation_timeout_ms: int,
     started: float,
+    clear_field: bool = False,
 ) -> dict[str, float]:
     page = tabs.current
     watcher = tabs.watcher(page)
     watcher.mark()
     tabs.take_opened()
     try:
-        _act_on_page(action, page, tabs, nodes, navigation_timeout_ms)
+        _act_on_page(action, page, tabs, nodes, navigation_timeout_ms, clear_field)
     except PlaywrightError as exc:
         raise ActionError(f"the browser refused `{action.kind.value}`: {_first_line(exc)}") from None
     acted = time.perf_counter()
@@ -140,7 +162,9 @@ def _act_and_settle(
     return {"action_s": acted - started, "wait_s": time.perf_counter() - acted}
 
 
-def _act_on_page(action: Action, page, tabs: Tabs, nodes: dict[str, TreeNode], navigation_timeout_ms: int) -> None:
+def _act_on_page(
+    action: Action, page, tabs: Tabs, nodes: dict[str, TreeNode], navigation_timeout_ms: int, clear_field: bool = False
+) -> None:
     kind = action.kind
     if kind is ActionKind.PRESS:
         _press(page, action.keys or "")
@@ -166,7 +190,7 @@ def _act_on_page(action: Action, page, tabs: Tabs, nodes: dict[str, TreeNode], n
         elif kind is ActionKind.HOVER:
             page.mouse.move(*_centre(page, cdp, node))
         elif kind is ActionKind.TYPE:
-            _type(page, cdp, node, action.text or "", action.press_enter)
+            _type(page, cdp, node, action.text or "", action.press_enter, clear_field)
         elif kind is ActionKind.CLEAR:
             page.mouse.click(*_centre(page, cdp, node))
             page.keyboard.press("ControlOrMeta+a")
@@ -255,7 +279,7 @@ def _click(page, tabs: Tabs, cdp, node: TreeNode) -> None:
             page.wait_for_timeout(50)
 
 
-def _type(page, cdp, node: TreeNode, text: str, press_enter: bool) -> None:
+def _type(page, cdp, node: TreeNode, text: str, press_enter: bool, clear_field: bool = False) -> None:
     if node.role in _SELECT_ROLES:
         outcome = _call_on_element(cdp, node, _CHOOSE_BY_TEXT_JS, text)
         status = outcome.get("status") if isinstance(outcome, dict) else "not-select"
@@ -269,7 +293,20 @@ def _type(page, cdp, node: TreeNode, text: str, press_enter: bool) -> None:
                 "disabled": "cannot choose",
             }
             raise ActionError(f"menu {_describe(node)} {reasons.get(status, status)} {text!r}; options: {labels}")
-    page.mouse.click(*_centre(page, cdp, node))
+    try:
+        point = _centre(page, cdp, node)
+    except ActionError:
+        if not clear_field:
+            raise
+        if _call_on_element(cdp, node, _FILL_JS, text) is not True:  # not a field: report why it was out of view
+            raise
+        if press_enter:
+            page.keyboard.press("Enter")
+        return
+    page.mouse.click(*point)
+    if clear_field:  # AgentOccam's type: select what the field holds and delete it first
+        page.keyboard.press("ControlOrMeta+a")
+        page.keyboard.press("Backspace")
     page.keyboard.type(text)
     if press_enter:
         page.keyboard.press("Enter")

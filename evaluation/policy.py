@@ -27,6 +27,9 @@ class PolicyStep:
     # Set when the policy could not produce the action it meant (e.g. a scripted target not on the
     # page): the step is recorded as a failed no-op with this reason instead of being carried out.
     error: str | None = None
+    # Set when the step changed only the policy's memory (AgentOccam's `note` or `branch`, each one
+    # of its steps): recorded as a successful step with no page action (`BrowserEnv.record_memory_step`).
+    memory_only: bool = False
 
 
 class Policy(Protocol):

@@ -15,6 +15,7 @@ class Tabs:
         self._cdp: dict = {}
         self._watchers: dict = {}
         self._opened: list = []  # tabs opened since the last `take_opened` (pop-ups, target=_blank)
+        self._dialogs: list[str] = []  # messages of the dialogs (alert, confirm) since the last `take_dialogs`
         context.on("page", self._on_page)
 
     def _on_page(self, page) -> None:
@@ -25,7 +26,20 @@ class Tabs:
         if page not in self._watchers:
             self._watchers[page] = PageWatcher(page)
             page.on("close", self._forget)
+            page.on("dialog", self._on_dialog)
         return self._watchers[page]
+
+    def _on_dialog(self, dialog) -> None:
+        """Dismiss it, as the browser would with no listener, and keep its message for who asks."""
+        self._dialogs.append(dialog.message)
+        try:
+            dialog.dismiss()
+        except PlaywrightError:
+            pass  # the page went away with its dialog
+
+    def take_dialogs(self) -> list[str]:
+        taken, self._dialogs = self._dialogs, []
+        return taken
 
     def _forget(self, page) -> None:
         self._watchers.pop(page, None)

@@ -182,6 +182,8 @@ class TaskRunner:
                     break
                 if step.error:
                     env.record_failed_step(step.reply, step.error)
+                elif step.memory_only:
+                    env.record_memory_step(step.reply)
                 else:
                     env.step(step.reply)
                 last = env.record.steps[-1]

@@ -407,22 +407,37 @@ class RunSettings:
 
 @dataclass
 class AgentOccamSettings:
-    """The AgentOccam base agent (docs/agentoccam.md); defaults follow its published configuration."""
+    """The AgentOccam base agent (docs/agentoccam.md); defaults follow its published code and configuration."""
 
     # Observe the whole page, not only the viewport: AgentOccam reads full pages and drops scrolling.
     whole_page: bool = True
-    # Refined-tree lines kept (AgentOccam cuts its observation at 500 rows).
-    observation_max_lines: int = 500
-    # And at most this many approximate tokens, so a huge page cannot overflow the context.
+    # AgentOccam's pruning of the tree (refine.py); off: the environment's tree as it is.
+    refine: bool = True
+    # Lines kept: of the refined tree (AgentOccam cuts it at 1,000), and of the tree when `refine` is off (500).
+    observation_max_lines: int = 1000
+    unrefined_max_lines: int = 500
+    # And at most this many approximate tokens, so a huge page cannot overflow the context (ours; 0: none).
     observation_token_budget: int = 12000
-    # Page actions offered, from click, type, go_back, go_home, note, stop, scroll (AgentOccam's own list).
+    # Hide leaves identical to the sibling next to them, as AgentOccam does (both of a pair).
+    drop_identical_neighbours: bool = True
+    # Page actions offered, from click, type, go_back, go_home, note, stop, scroll (AgentOccam's own list);
+    # go_home is added for a task that spans several sites, as AgentOccam does.
     actions: list[str] = field(default_factory=lambda: ["click", "type", "stop", "note", "go_back"])
     # Offer the planning actions branch and prune (the plan tree).
     planning: bool = True
+    # `type` empties the field first (AgentOccam's type); off: it adds to the text, as WebArena's does.
+    type_clears_field: bool = True
+    # Every reply takes a step, note and branch included (AgentOccam). Off (ours): after note or branch
+    # the model is asked again on the same page, at most `max_planning_in_a_row` times.
+    planning_takes_step: bool = True
+    max_planning_in_a_row: int = 3
+    # A reply with an invalid command (unknown, bad syntax, an id not on the page, a repeated note) is
+    # asked again at once with a warning, without a step; after this many the step fails (AgentOccam: no bound).
+    max_invalid_reasks: int = 10
     # Past steps whose page is shown as the elements the model highlighted (older ones by description).
     history_observation_steps: int = 3
-    # Planning actions (note, branch) in a row answered without a page action before the step fails.
-    max_planning_in_a_row: int = 3
+    # Put the URL and the open tabs above the page (ours; AgentOccam shows the tree alone).
+    show_url_and_tabs: bool = False
 
 
 @dataclass

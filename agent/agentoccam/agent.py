@@ -1,22 +1,29 @@
-"""The AgentOccam policy: refined whole-page tree (+ screenshot) in, one command of a small action space out.
+"""The AgentOccam policy: refined whole-page tree (+ screenshot) in, a command of a small action space out.
 
     videodemo run --policy agentoccam            # alone
     videodemo run --policy video                 # the method, with AgentOccam under it (agent.base_agent)
 
 Each step sends the `policy` role a system prompt (the reply's sections and the
-commands, `agentoccam.actions` plus branch/prune when `agentoccam.planning`) and one
-user message: the demonstration or other material the caller gives (see
-`agent.base_agent`), then the step number, the task, the plan tree with its notes, the
-interaction history of the active plan, the refined observation and the screenshot
-(`agent.use_screenshot`). The reply's ACTION section is read as a command
-(`commands`): page commands go to the environment as a fenced action; `note` and
-`branch` change only the policy's memory and the model is asked again on the same page
-(at most `agentoccam.max_planning_in_a_row` times); `prune` and `go_home` become a `goto`.
+commands, `agentoccam.actions` plus branch/prune when `agentoccam.planning`, plus
+go_home when the task spans several sites) and one user message: the demonstration
+or other material the caller gives (see `agent.base_agent`), then the step number,
+the task, the plan tree with its notes, the interaction history of the active plan,
+the refined observation and the screenshot (`agent.use_screenshot`).
+
+The reply's ACTION section is read as commands (`commands`). As in AgentOccam, a reply
+with an invalid command (unknown, bad syntax, an id not on the page, the last note
+again) is asked again at once, a warning added to the system prompt, without taking a
+step; every accepted reply takes one step: `note` and `branch` change only the
+policy's memory (a step with no page action), a page command goes to the environment
+as a fenced action, `prune` and `go_home` become a `goto`. Several commands in one
+ACTION (`note [..]` then `click [..]`) are all carried out, the first page command
+being the step's action.
 
 History: only steps under the active plan are shown. For the last
-`agentoccam.history_observation_steps` of them the page is the lines of the elements the
-model highlighted then; for older ones its own description of the page, never the
-full past observation.
+`agentoccam.history_observation_steps` of them the page is the elements the model
+highlighted then, with their ancestors, children and named siblings, without ids
+(or "the same page" when it has not changed); for older ones the model's own
+description of the page, never the full past observation.
 """
 
 from __future__ import annotations
@@ -26,9 +33,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from agent.agentoccam.commands import Command, offered, parse_command
+from agent.agentoccam.commands import Command, offered, parse_commands
 from agent.agentoccam.plan import PlanError, PlanTree
-from agent.agentoccam.refine import RefinedPage, refine_tree
+from agent.agentoccam.refine import RefinedPage, refine_tree, unrefined_page
 from agent.agentoccam.templates import block, render
 from agent.demonstration import Demonstration
 from agent.model_policy import POLICY_ROLE, ModelPolicy
@@ -41,6 +48,7 @@ from agent.task_images import images_of, task_image_parts
 from model_access.messages import Message, count_images, image_part, system_message
 from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 from settings import Settings
+from tasks.placeholders import PlaceholderValues
 
 POLICY_STAGE = "policy"
 INTERMEDIATE_STAGE = "intermediate"
@@ -61,7 +69,8 @@ class Interaction:
     description: str
     reason: str
     command: str
-    highlight: list[str]  # lines of the highlighted elements of that page
+    highlight: str | None  # the highlighted elements of that page with their context, no ids
+    page: str  # that page without ids: "the same page" when the current one equals it
     env_step: int | None = None  # index of the environment step it became, when it touched the page
     result: str | None = None  # how it went, when known
 
@@ -77,8 +86,6 @@ def read_sections(reply: str) -> dict[str, str]:
     if "ACTION" in sections:
         fenced = _FENCE.search(sections["ACTION"])
         sections["ACTION"] = (fenced[1] if fenced else sections["ACTION"]).strip().strip("`").strip()
-        if _first_line_closes(sections["ACTION"]):
-            sections["ACTION"] = sections["ACTION"].splitlines()[0]
     elif fenced := _FENCE.search(text):
         sections["ACTION"] = fenced[1].strip()
         sections.setdefault("REASON", text[: fenced.start()].strip())
@@ -87,37 +94,38 @@ def read_sections(reply: str) -> dict[str, str]:
     return sections
 
 
-def _first_line_closes(action: str) -> bool:
-    """Several lines whose first closes all its brackets: the later lines are commentary."""
-    first = action.splitlines()[0] if action else ""
-    return first.count("[") == first.count("]") and len(action.splitlines()) > 1
-
-
 class AgentOccamAgent(ModelPolicy):
     name = "agentoccam"
 
     def __init__(self, settings: Settings, client: ModelClient | None = None) -> None:
         super().__init__(settings, client)
         self.options = settings.agentoccam
-        self.commands = offered(self.options.actions, self.options.planning)
         self.reset(None)
 
     # ---- the Policy protocol (the rest in ModelPolicy) ----
 
     def attach_environment(self, env: Any) -> None:
-        """AgentOccam reads the whole page: the environment observes it all and leaves the budget to us."""
+        """AgentOccam reads the whole page: the environment observes it all and leaves the budget to us.
+        Its `type` replaces a field's text."""
         self.env = env
         if self.options.whole_page and getattr(env, "options", None) is not None:
             env.options = replace(env.options, viewport_only=False, token_budget=None)
+        if hasattr(env, "type_clears_field"):
+            env.type_clears_field = self.options.type_clears_field
 
     def reset(self, task: Any) -> None:
         self.task = task
         self.plans: PlanTree | None = None
         self.interactions: list[Interaction] = []
-        self.start_url = getattr(task, "start_url", "") or ""
         self.last_observation = None
         self.page: RefinedPage | None = None
+        self.dialogs: list[str] = []
+        self.last_note = ""
         self.task_images = images_of(task, self.settings)  # the VWA `image` field, sent with the objective
+        actions = list(self.options.actions)
+        if len(getattr(task, "sites", None) or []) > 1 and "go_home" not in actions:
+            actions.append("go_home")  # AgentOccam offers the site list when a task spans several sites
+        self.commands = offered(actions, self.options.planning)
 
     # ---- one step (the base-agent hook: `demonstration` is shown before the task) ----
 
@@ -127,51 +135,133 @@ class AgentOccamAgent(ModelPolicy):
         if self.plans is None:
             self.plans = PlanTree(self.task.intent, observation.url)
         self.page = self.refine(observation)
+        self.dialogs = self._take_dialogs()
         replies: list[str] = []
         planning: list[str] = []
-        images = 0
-        for _ in range(self.options.max_planning_in_a_row + 1):
-            messages = self.messages(observation, demonstration)
+        rounds = 0
+        while True:
+            asked = self._ask(observation, demonstration, replies)
+            sections, images = asked.sections, asked.images
+            interaction = self._remember(sections)
+            if asked.error is not None:  # still invalid after `max_invalid_reasks` warnings
+                interaction.result = f"not carried out: {asked.error}"
+                self.plans.record_step(interaction.step)
+                return self._step(replies, sections, planning, images, error=asked.error)
+            try:
+                action = self._carry_out(asked.commands, interaction, planning)
+            except PlanError as exc:  # a plan id that is not there: the step is spent, as in AgentOccam
+                interaction.result = f"not carried out: {exc}"
+                if interaction.step not in self.plans.active.steps:
+                    self.plans.record_step(interaction.step)
+                return self._step(replies, sections, planning, images, error=str(exc))
+            except ActionParseError as exc:  # go_home without a home page
+                interaction.result = f"not carried out: {exc.reason}"
+                return self._step(replies, sections, planning, images, error=exc.reason)
+            if action is not None:
+                interaction.env_step = self._env_steps()
+                return self._step(replies, sections, planning, images, action=action)
+            if self.options.planning_takes_step:
+                interaction.env_step = self._env_steps()
+                return self._step(replies, sections, planning, images, memory_only=True)
+            rounds += 1  # ours: ask again on the same page, a bounded number of times
+            if rounds > self.options.max_planning_in_a_row:
+                reason = (
+                    f"{rounds} planning commands in a row without a page command (agentoccam.max_planning_in_a_row)"
+                )
+                return self._step(replies, sections, planning, images, error=reason)
+
+    def _ask(self, observation: Observation, demonstration: Demonstration | None, replies: list[str]) -> _Asked:
+        """One reply with valid commands, re-asking at once (with a warning) while a command is invalid."""
+        warning = ""
+        reasks = 0
+        while True:
+            messages = self.messages(observation, demonstration, warning)
             images = count_images(messages)
             text = self.client.chat(POLICY_ROLE, messages, stage=POLICY_STAGE).text
             replies.append(text)
             sections = read_sections(text)
-            interaction = self._remember(sections)
+            action_text = sections.get("ACTION", "")
             try:
-                command = parse_command(sections.get("ACTION", ""), self.commands)
-                self._check_element(command)
-                if command.kind not in ("branch", "prune"):  # plan changes are not steps of a plan
-                    self.plans.record_step(interaction.step)
-                if command.kind in ("note", "branch"):
-                    interaction.result = self._plan(command, interaction.step)
-                    planning.append(command.text)
-                    continue
-                action = self._page_action(command)
-            except (ActionParseError, PlanError) as exc:
-                reason = exc.reason if isinstance(exc, ActionParseError) else str(exc)
-                interaction.result = f"not carried out: {reason}"
-                if interaction.step not in self.plans.active.steps:  # the model sees its failed command
-                    self.plans.record_step(interaction.step)
-                return self._step(replies, sections, planning, images, error=reason)
-            interaction.env_step = self._env_steps()
-            return self._step(replies, sections, planning, images, action=action)
-        reason = f"{len(planning)} planning commands in a row without a page command (agentoccam.max_planning_in_a_row)"
-        return self._step(replies, sections, planning, images, error=reason)
+                commands = parse_commands(action_text, self.commands)
+                for command in commands:
+                    self._check_element(command)
+            except ActionParseError as exc:
+                problem = exc.reason
+                warning = render("invalid_warning", command=" ".join(action_text.split())[:200], reason=problem)
+            else:
+                repeated = next((c for c in commands if c.kind == "note" and c.argument == self.last_note), None)
+                if repeated is None:
+                    return _Asked(sections, images, commands)
+                problem = f"the note {repeated.argument!r} repeats the last one"
+                warning = render("repeated_note_warning", note=repeated.argument)
+            reasks += 1
+            if reasks > self.options.max_invalid_reasks:
+                error = f"{problem} ({reasks} replies; agentoccam.max_invalid_reasks)"
+                return _Asked(sections, images, [], error=error)
+
+    def _carry_out(self, commands: list[Command], interaction: Interaction, planning: list[str]) -> str | None:
+        """Apply the plan commands and notes; the environment action of the step, None when there is none."""
+        step = interaction.step
+        plan_commands = [c for c in commands if c.kind in ("branch", "prune")]
+        if not plan_commands:
+            self.plans.record_step(step)  # plan changes are not steps of a plan
+        page_action = None
+        for command in plan_commands[:1]:
+            if command.kind == "branch":
+                node = self.plans.branch(command.plan_id, command.argument, self.last_observation.url, step)
+                interaction.result = f"plan [{node.plan_id}] started (the page did not change)"
+                planning.append(command.text)
+            else:
+                page_action = f"goto [{self.plans.prune(command.plan_id, command.argument).url}]"
+        for command in commands:
+            if command.kind == "note":
+                self.plans.note(command.argument, step)
+                self.last_note = command.argument
+                interaction.result = interaction.result or "noted (the page did not change)"
+                planning.append(command.text)
+        page = [c for c in commands if c.touches_page and c.kind != "prune"]
+        if page_action is None and any(c.kind == "go_home" for c in page):
+            page_action = f"goto [{self._home_url()}]"
+        if page_action is None and page:
+            page_action = page[0].text
+        if page_action is not None:
+            interaction.result = None  # learnt from the environment
+        return page_action
+
+    def _home_url(self) -> str:
+        """The page that lists the sites (WebArena's homepage, $HOMEPAGE)."""
+        url = PlaceholderValues(self.settings).get("HOMEPAGE")
+        if not url:
+            raise ActionParseError(
+                "go_home has no page to open: set HOMEPAGE to the home page that lists the sites (WebArena: port 4399)"
+            )
+        return url
 
     def page_text(self, observation: Observation) -> str:
         """The page as AgentOccam shows it: the refined tree within its budget."""
         return self.refine(observation).text
 
     def refine(self, observation: Observation) -> RefinedPage:
+        options = self.options
+        budget = options.observation_token_budget or None
+        if not options.refine:
+            return unrefined_page(observation.tree_text, options.unrefined_max_lines, budget)
         return refine_tree(
-            observation.tree_text, self.options.observation_max_lines, self.options.observation_token_budget or None
+            observation.tree_text, options.observation_max_lines, budget, options.drop_identical_neighbours
         )
 
-    def messages(self, observation: Observation, demonstration: Demonstration | None) -> list[Message]:
+    def messages(
+        self, observation: Observation, demonstration: Demonstration | None, warning: str = ""
+    ) -> list[Message]:
         agent = self.settings.agent
         parts: list[dict[str, Any]] = []
         if demonstration is not None:
             parts += demonstration.prompt_parts(agent.visual, agent.demonstration_image_max_side)
+        page = self.page.text or "(the page shows no elements)"
+        if self.dialogs:  # AgentOccam shows a dialog's message on the page it left behind
+            page = "\n".join(render("dialog", message=message) for message in self.dialogs) + "\n" + page
+        if self.options.show_url_and_tabs:
+            page = render("page_header", url=observation.url, tabs=tab_header(observation.tabs)) + "\n" + page
         parts.append(
             block(
                 "step",
@@ -179,15 +269,13 @@ class AgentOccamAgent(ModelPolicy):
                 objective=self.task.intent,
                 plans=self.plans.text(),
                 history=self.history_text(),
-                url=observation.url,
-                tabs=tab_header(observation.tabs),
-                tree=self.page.text or "(the page shows no elements)",
+                page=page,
             )
         )
         parts += task_image_parts(self.task_images)
         parts += self._screenshot_parts(observation)
         parts.append(block("closing"))
-        return [system_message(self.system_prompt()), {"role": "user", "content": parts}]
+        return [system_message(self.system_prompt() + warning), {"role": "user", "content": parts}]
 
     def system_prompt(self) -> str:
         planning = [name for name in self.commands if name in ("branch", "prune")]
@@ -215,13 +303,15 @@ class AgentOccamAgent(ModelPolicy):
         if not shown:
             return render("history_empty")
         recent = max(self.options.history_observation_steps, 0)
+        current = self.page.plain if self.page is not None else None
         entries = []
         for position, item in enumerate(shown):
             observation = item.description or "(not described)"
-            if position >= len(shown) - recent and item.highlight:
-                highlight = "\n".join(item.highlight)
-                if len(highlight.split()) < HIGHLIGHT_WORDS:
-                    observation = highlight
+            if position >= len(shown) - recent:
+                if item.page == current:
+                    observation = render("history_same_page")
+                elif item.highlight and len(item.highlight.split()) < HIGHLIGHT_WORDS:
+                    observation = item.highlight
             entries.append(
                 render(
                     "history_entry",
@@ -267,7 +357,8 @@ class AgentOccamAgent(ModelPolicy):
             description=sections.get("OBSERVATION DESCRIPTION", ""),
             reason=sections.get("REASON", ""),
             command=sections.get("ACTION", ""),
-            highlight=self.page.lines_for(ids) if self.page is not None else [],
+            highlight=self.page.highlight(ids) if self.page is not None else None,
+            page=self.page.plain if self.page is not None else "",
         )
         self.interactions.append(interaction)
         return interaction
@@ -276,25 +367,13 @@ class AgentOccamAgent(ModelPolicy):
         active = self.plans.active
         return f"[{active.plan_id}] {active.intent}"
 
-    def _plan(self, command: Command, step: int) -> str:
-        """note and branch: only the plan tree changes (PlanError when branch names no plan)."""
-        if command.kind == "note":
-            self.plans.note(command.argument, step)
-            return "noted (the page did not change)"
-        node = self.plans.branch(command.plan_id, command.argument, self.last_observation.url, step)
-        return f"plan [{node.plan_id}] started (the page did not change)"
-
-    def _page_action(self, command: Command) -> str:
-        """The environment action of a command: prune and go_home become a goto."""
-        if command.kind == "prune":
-            return f"goto [{self.plans.prune(command.plan_id, command.argument).url}]"
-        if command.kind == "go_home":
-            return f"goto [{self.start_url or self.plans.root.url}]"
-        return command.text
-
     def _check_element(self, command: Command) -> None:
         if command.element_id is not None and self.page is not None and command.element_id not in self.page.ids:
             raise ActionParseError(f"element [{command.element_id}] is not in the current observation")
+
+    def _take_dialogs(self) -> list[str]:
+        tabs = getattr(self.env, "tabs", None)
+        return tabs.take_dialogs() if tabs is not None and hasattr(tabs, "take_dialogs") else []
 
     def _step(
         self,
@@ -304,6 +383,7 @@ class AgentOccamAgent(ModelPolicy):
         images: int,
         action: str | None = None,
         error: str | None = None,
+        memory_only: bool = False,
     ) -> PolicyStep:
         info: dict[str, Any] = {
             "reasoning": sections.get("REASON", ""),
@@ -320,6 +400,8 @@ class AgentOccamAgent(ModelPolicy):
         if error is not None:
             info["unparseable"] = error
             return PolicyStep(replies[-1], info, error)
+        if memory_only:
+            return PolicyStep(sections.get("ACTION", "") or replies[-1], info, memory_only=True)
         return PolicyStep(f"```\n{action}\n```", info)
 
     def _screenshot_parts(self, observation: Observation | None) -> list[dict[str, Any]]:
@@ -337,6 +419,16 @@ class AgentOccamAgent(ModelPolicy):
             if item.result is None and item.env_step is not None and item.env_step < len(steps):
                 step = steps[item.env_step]
                 item.result = "done" if step.ok else f"failed: {step.error}"
+
+
+@dataclass
+class _Asked:
+    """A reply whose commands are all valid, or the reason the last of several was not."""
+
+    sections: dict[str, str]
+    images: int
+    commands: list[Command]
+    error: str | None = None
 
 
 def build_agentoccam_policy(settings: Settings, args: argparse.Namespace) -> AgentOccamAgent:

@@ -2,10 +2,11 @@
 
 Node 0 is the task itself. `branch [parent] [intent]` adds a sub-plan under any visible
 plan and makes it the active one; `prune [id] [reason]` gives up on everything done
-since plan `id` was made: its sub-plans and the plans after it at its level are hidden,
-it becomes active again (its steps now include the hidden plans' steps, so their
-lessons stay in the history), the reason is kept, and the browser returns to the page
-the plan was made on. Notes (`note [text]`) attach to the active plan.
+since plan `id` was made, as AgentOccam does: its sub-plans and the plans after it at its
+level are hidden, it becomes active again with its notes cleared, its steps now the step
+that made it and those of its sub-plans (so their lessons stay in the history), the
+reason is kept, and the browser returns to the page the plan was made on. Notes
+(`note [text]`) attach to the active plan.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ class PlanNode:
     intent: str
     level: int
     url: str  # the page the plan was made on: where `prune` returns to
-    step: int  # the step that made it (0 for the task)
+    step: int  # the step that made it (the first for the task)
     parent: PlanNode | None = None
     children: list[PlanNode] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -39,7 +40,7 @@ class PlanError(ValueError):
 
 class PlanTree:
     def __init__(self, objective: str, url: str) -> None:
-        self.root = PlanNode(0, objective, 0, url, 0)
+        self.root = PlanNode(0, objective, 0, url, 1)  # made with the first step, as in AgentOccam
         self.active = self.root
         self._next_id = 1
 
@@ -64,12 +65,12 @@ class PlanTree:
             for sibling in later:
                 for hidden in sibling.walk():
                     hidden.visible = False
-                    node.steps += hidden.steps + [hidden.step]
+        steps = [node.step]
         for descendant in list(node.walk())[1:]:
-            if descendant.visible:
-                descendant.visible = False
-                node.steps += descendant.steps + [descendant.step]
-        node.steps = sorted(set(node.steps) - {0})
+            descendant.visible = False
+            steps += [descendant.step, *descendant.steps]
+        node.steps = sorted(set(steps) - {0})
+        node.notes = []
         node.resume_reasons.append(reason)
         self.active = node
         return node

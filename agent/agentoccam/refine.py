@@ -2,21 +2,29 @@
 
 AgentOccam shows the model the entire page (no viewport, no scrolling) and pays for
 it by pruning what carries no information. Starting from the environment's tree text
-(one `[id] role 'name' props` line per node, indented by tabs), this module:
+(one `[id] role 'name' props` line per node, indented by tabs), this module does what
+AgentOccam's pruning does (its `obs_opt.prune_tree`), in our code:
 
-- drops decorative nodes: images without a meaningful name, separators, empty leaves;
-- drops static text that repeats its parent's or a sibling's name;
+- drops images without children (and, ours, separators and icon glyphs), static text that
+  repeats its parent's or a sibling's name;
+- drops leaves identical (role, name, states) to the sibling next to them, outside
+  table rows (`drop_identical_neighbours`: AgentOccam hides both of such a pair);
 - merges a lone text child into an unnamed parent (`link ''` + text -> `link 'Home'`);
+- folds an element's option or menu-item children into its own line, each option
+  keeping its id (`combobox "Country: [12] 'Canada'; [13] 'France' [selected: True]"`);
+  the combobox itself then shows no id: one chooses by clicking an option's id;
+- merges a description list's terms with their details (`term 'Size: M; L'`);
 - renders tables as markdown rows (`| Name | Price |`) with each cell's links kept as
   `link [id] 'name'`, and a lone heading that only wraps a same-named link as the link;
-- shows ids only on elements one can act on, drops states that do not help (focus,
-  expanded), and names static text `text`;
-- keeps the first `max_lines` lines within `token_budget` approximate tokens.
+- shows ids on every role but AgentOccam's non-interactive ones (texts, headings,
+  lists, tables and their parts, landmarks `main`/`contentinfo`, description lists);
+- keeps the first `max_lines` lines (AgentOccam: 1,000) within `token_budget` tokens.
 
-    page = refine_tree(observation.tree_text, max_lines=500, token_budget=12000)
+    page = refine_tree(observation.tree_text, max_lines=1000, token_budget=12000)
     page.text          # what the prompt shows
-    page.ids           # ids the model can act on
-    page.lines_for(ids)  # the lines of some ids (past steps' highlighted elements)
+    page.ids           # ids the model can act on (folded options included)
+    page.plain         # the page without ids: two pages are "the same" when this is
+    page.highlight(ids)  # a past step's highlighted elements with their context, no ids
 """
 
 from __future__ import annotations
@@ -32,21 +40,30 @@ _LINE = re.compile(r"^\[(\d+)\] (\S+) ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s
 _PROPERTY = re.compile(r"(\w+): ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)")
 
 TEXT_ROLES = frozenset({"StaticText", "LabelText", "caption", "text"})
-# Roles whose lines carry no id: nothing to click or type into (the rest keep theirs).
+# Roles whose lines carry no id: AgentOccam's non-interactive roles, plus `text` and the names newer
+# Chromium gives some of them (`cell` for gridcell, `term`/`definition` for description-list parts).
 _PASSIVE_ROLES = frozenset(
     {
-        "text", "heading", "main", "list", "listitem", "table", "row", "rowgroup", "rowheader", "columnheader",
-        "cell", "gridcell", "LayoutTable", "LayoutTableRow", "LayoutTableCell", "RootWebArea", "contentinfo",
-        "banner", "navigation", "complementary", "region", "article", "section", "Section", "paragraph",
-        "DescriptionList", "DescriptionListTerm", "DescriptionListDetail", "term", "definition", "time",
-        "alert", "status", "group", "generic", "strong", "emphasis", "blockquote", "figure", "note", "tabpanel",
-        "Legend", "Abbr", "code", "Pre", "superscript", "subscript", "log", "marquee", "timer",
+        "text", "StaticText", "LabelText", "caption", "main", "heading", "LayoutTable", "tabpanel",
+        "LayoutTableRow", "LayoutTableCell", "time", "list", "contentinfo", "table", "row", "rowheader",
+        "columnheader", "gridcell", "cell", "DescriptionList", "DescriptionListTerm", "DescriptionListDetail",
+        "term", "definition", "RootWebArea", "rowgroup", "alert",
     }
 )  # fmt: skip
-_DECORATIVE_ROLES = frozenset({"img", "image", "separator", "presentation", "none", "Canvas", "graphics-symbol"})
-_DROPPED_PROPERTIES = frozenset({"focused", "expanded", "autocomplete", "hasPopup", "orientation", "controls"})
+# A menu whose name holds its folded options shows no id of its own (AgentOccam's atomic combobox).
+_FOLDING_ROLES = frozenset({"combobox", "listbox", "menu", "MenuListPopup"})
+_OPTION_ROLES = frozenset({"option", "MenuListOption"})
+_IMAGE_ROLES = frozenset({"img", "image"})
+_DECORATIVE_ROLES = frozenset({"separator", "presentation", "none", "Canvas", "graphics-symbol"})
+_DROPPED_PROPERTIES = frozenset(
+    {"focused", "expanded", "autocomplete", "hasPopup", "orientation", "controls", "multiselectable"}
+)
 _CELL_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader", "LayoutTableCell"})
 _ROW_ROLES = frozenset({"row", "LayoutTableRow"})
+_TERM_ROLES = frozenset({"DescriptionListTerm", "term"})
+_DETAIL_ROLES = frozenset({"DescriptionListDetail", "definition"})
+# A past step's highlight with this many elements or more is replaced by its description (AgentOccam's 30).
+HIGHLIGHT_MAX_NODES = 30
 
 
 @dataclass
@@ -58,6 +75,7 @@ class _Node:
     children: list[_Node] = field(default_factory=list)
     parent: _Node | None = None
     kept: bool = True
+    folded: list[tuple[str, str]] = field(default_factory=list)  # (id, line) of options in its name
 
     def kept_children(self) -> list[_Node]:
         return [child for child in self.children if child.kept]
@@ -66,28 +84,76 @@ class _Node:
 @dataclass
 class RefinedPage:
     text: str  # the refined tree, as the prompt shows it
-    ids: set[str]  # ids shown in `text`
-    line_of: dict[str, str]  # id -> its line (no indentation), for past steps' highlights
+    ids: set[str]  # ids shown in `text` (options folded into a menu's line included)
+    line_of: dict[str, str]  # id -> its line (no indentation), for the ids shown
     truncated: bool = False
+    plain: str = ""  # the refined tree without ids: what "the page did not change" compares
+    roots: list[_Node] = field(default_factory=list, repr=False)
 
-    def lines_for(self, ids: list[str]) -> list[str]:
-        return [self.line_of[i] for i in ids if i in self.line_of]
+    def highlight(self, ids: list[str]) -> str | None:
+        """The highlighted elements with their ancestors, descendants and named siblings, without ids
+        (as AgentOccam keeps a past page); None when nothing is found or the excerpt is too big."""
+        chosen: set[int] = set()
+        for node_id in ids:
+            node = self._find(node_id)
+            if node is None:
+                continue
+            chosen.update(id(n) for n in _walk(node) if n.kept)
+            ancestor = node.parent
+            while ancestor is not None:
+                chosen.add(id(ancestor))
+                ancestor = ancestor.parent
+            if node.parent is not None:
+                chosen.update(id(s) for s in node.parent.children if s.kept and s.name)
+        if not chosen or len(chosen) >= HIGHLIGHT_MAX_NODES:
+            return None
+        lines: list[str] = []
+        for root in self.roots:
+            _render(root, 0, lines, {}, with_ids=False, only=chosen)
+        return "\n".join(lines) or None
+
+    def _find(self, node_id: str) -> _Node | None:
+        for root in self.roots:
+            for node in _walk(root):
+                if node.kept and (node.node_id == node_id or f"[{node_id}]" in node.name):
+                    return node
+        return None
 
 
-def refine_tree(tree_text: str, max_lines: int = 500, token_budget: int | None = None) -> RefinedPage:
+def refine_tree(
+    tree_text: str, max_lines: int = 1000, token_budget: int | None = None, drop_identical_neighbours: bool = True
+) -> RefinedPage:
     roots = _parse(tree_text)
     for root in roots:
-        _refine(root)
+        _refine(root, drop_identical_neighbours)
     lines: list[str] = []
     line_of: dict[str, str] = {}
     for root in roots:
         _render(root, 0, lines, line_of)
+    plain: list[str] = []
+    for root in roots:
+        _render(root, 0, plain, {}, with_ids=False)
+    text, cut = _cut(lines, max_lines, token_budget)
+    shown = {i: line for i, line in line_of.items() if f"[{i}]" in text}
+    # Ids inside names (folded options, table cells) go too: a reload renumbers them, the page is the same.
+    return RefinedPage(text, set(shown), shown, cut, re.sub(r" ?\[\d+\]", "", "\n".join(plain)), roots)
+
+
+def unrefined_page(tree_text: str, max_lines: int = 500, token_budget: int | None = None) -> RefinedPage:
+    """The environment's tree as it is, cut at `max_lines` (AgentOccam without pruning: 500 rows)."""
+    lines = [line for line in tree_text.splitlines() if line.strip()]
+    text, cut = _cut(lines, max_lines, token_budget)
+    line_of = {m[1]: m[0].strip() for m in re.finditer(r"^\s*\[(\d+)\] .*$", text, re.M)}
+    plain = re.sub(r"^(\s*)\[\d+\] ", r"\1", tree_text, flags=re.M)
+    return RefinedPage(text, set(line_of), line_of, cut, plain)
+
+
+def _cut(lines: list[str], max_lines: int, token_budget: int | None) -> tuple[str, bool]:
     cut = len(lines) > max_lines
     if cut:
         lines = lines[:max_lines] + [f"[... {len(lines) - max_lines} more lines past the {max_lines}-line limit ...]"]
     text, over_budget = truncate_to_budget("\n".join(lines), token_budget)
-    shown = {i: line for i, line in line_of.items() if f"[{i}]" in text}
-    return RefinedPage(text, set(shown), shown, cut or over_budget)
+    return text, cut or over_budget
 
 
 # ---- parsing the environment's tree text ----
@@ -130,15 +196,17 @@ def _clean(name: str) -> str:
 # ---- the refinement passes, children first ----
 
 
-def _refine(node: _Node) -> None:
+def _refine(node: _Node, drop_identical_neighbours: bool = True) -> None:
     for child in node.children:
-        _refine(child)
+        _refine(child, drop_identical_neighbours)
+    if drop_identical_neighbours:
+        _drop_identical_neighbours(node)
+    if node.role in _IMAGE_ROLES and not node.kept_children():  # AgentOccam drops childless images, named or not
+        node.kept = False
+        return
     if node.role in _DECORATIVE_ROLES and not node.kept_children():
-        if node.role in ("img", "image") and node.name and node.name.lower() not in ("image", "img", "icon", "logo"):
-            pass  # a named image is content (a product photo's caption)
-        else:
-            node.kept = False
-            return
+        node.kept = False
+        return
     if node.role in TEXT_ROLES:
         node.role = "text"
         if not node.name or _repeats_relative(node):
@@ -147,14 +215,74 @@ def _refine(node: _Node) -> None:
     kept = node.kept_children()
     if len(kept) == 1 and kept[0].role == "text" and not kept[0].kept_children() and not node.name:
         node.name, kept[0].kept = kept[0].name, False  # the lone text becomes the parent's name
+    _fold_options(node)
+    _merge_description_list(node)
     if node.role == "heading":
         _fold_heading(node)
     if node.role in ("table", "grid", "LayoutTable", "treegrid"):
         _table_rows(node)
 
 
+def _drop_identical_neighbours(node: _Node) -> None:
+    """Leaves equal (role, name, states) to the sibling just before or after them say nothing the
+    other does not; AgentOccam hides all of them (both of a pair). Cells of a table row stay."""
+    if node.role in _ROW_ROLES:
+        return
+    children = node.children
+    signature = [(c.role, c.name, tuple(c.properties)) if not c.children else None for c in children]
+    repeated = [
+        i
+        for i, sig in enumerate(signature)
+        if sig is not None and children[i].kept and sig[1]
+        and ((i > 0 and signature[i - 1] == sig) or (i + 1 < len(children) and signature[i + 1] == sig))
+    ]  # fmt: skip
+    for i in repeated:
+        children[i].kept = False
+
+
+def _fold_options(node: _Node) -> None:
+    """Option (or menu-item) children become part of the parent's name, each with its id."""
+    kept = node.kept_children()
+    if not kept or node.role in _OPTION_ROLES:
+        return
+    if all(c.role in _OPTION_ROLES for c in kept):
+        prefix = "option"
+    elif all(c.role == "menuitem" for c in kept):
+        prefix = "menuitem"
+    else:
+        return
+    folded = "; ".join(_line(c, with_ids=True)[len(c.role) + 1 :] for c in kept)
+    node.name = f"{node.name}: {folded}" if node.name.strip() else folded
+    node.folded = [(c.node_id, f"{prefix} [{c.node_id}] {c.name!r}") for c in kept]
+    for child in kept:
+        child.kept = False
+
+
+def _merge_description_list(node: _Node) -> None:
+    """A term followed by its details becomes one line, `term 'Term: detail; detail'`."""
+    kept = node.kept_children()
+    if not any(c.role in _TERM_ROLES for c in kept):
+        return
+    for child in kept:  # a detail with one element inside: that element's line is the detail
+        inner = child.kept_children()
+        if child.role in _DETAIL_ROLES and not child.name and len(inner) == 1 and not inner[0].kept_children():
+            child.name, inner[0].kept = _line(inner[0], with_ids=True), False
+    term: _Node | None = None
+    details: list[_Node] = []
+    for child in kept + [None]:  # type: ignore[list-item]
+        if child is not None and child.role in _DETAIL_ROLES and not child.kept_children() and term is not None:
+            details.append(child)
+            continue
+        if term is not None and details:
+            term.name = f"{term.name}: " + "; ".join(d.name for d in details)
+            for detail in details:
+                detail.kept = False
+        starts = child is not None and child.role in _TERM_ROLES and not child.kept_children()
+        term, details = (child, []) if starts else (None, [])
+
+
 def _repeats_relative(node: _Node) -> bool:
-    """The text says nothing its parent or a longer sibling does not (the page title is no parent text)."""
+    """The text says nothing its parent or a sibling does not (the page title is no parent text)."""
     parent = node.parent
     if parent is not None and parent.role != "RootWebArea" and _contains(parent.name, node.name):
         return True
@@ -215,23 +343,37 @@ def _walk(node: _Node):
 # ---- rendering ----
 
 
-def _render(node: _Node, depth: int, lines: list[str], line_of: dict[str, str]) -> None:
+def _line(node: _Node, with_ids: bool = True) -> str:
+    passive = node.role in _PASSIVE_ROLES or not node.node_id or (node.role in _FOLDING_ROLES and node.folded)
+    head = node.role if passive or not with_ids else f"{node.role} [{node.node_id}]"
+    return " ".join([head, *([repr(node.name)] if node.name else []), *(f"[{p}]" for p in node.properties)])
+
+
+def _render(
+    node: _Node,
+    depth: int,
+    lines: list[str],
+    line_of: dict[str, str],
+    with_ids: bool = True,
+    only: set[int] | None = None,
+) -> None:
+    """Append the node's lines; `only`: the ids (Python's) of the nodes to show, their order kept."""
     if not node.kept:
         return
-    passive = node.role in _PASSIVE_ROLES or not node.node_id
-    if node.role == "row" and node.name.startswith("|"):
-        rendered = [node.name.split("\n")[0], *node.name.split("\n")[1:]]
-        lines.extend("\t" * depth + line for line in rendered)
+    shown = only is None or id(node) in only
+    if shown and node.role == "row" and node.name.startswith("|"):
+        lines.extend("\t" * depth + line for line in node.name.split("\n"))
         for cell_line in re.findall(r"(\w+) \[(\d+)\] ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")", node.name):
             line_of[cell_line[1]] = f"{cell_line[0]} [{cell_line[1]}] {cell_line[2]}"
-        line_of.setdefault(node.node_id, rendered[0])
+        line_of.setdefault(node.node_id, node.name.split("\n")[0])
         return
-    head = node.role if passive else f"{node.role} [{node.node_id}]"
-    line = " ".join([head, *([repr(node.name)] if node.name else []), *(f"[{p}]" for p in node.properties)])
-    skip_self = node.role == "RootWebArea"
+    skip_self = node.role == "RootWebArea" or not shown
     if not skip_self:
+        line = _line(node, with_ids)
         lines.append("\t" * depth + line)
         if node.node_id:
             line_of[node.node_id] = line
+        for option_id, option_line in node.folded:
+            line_of[option_id] = option_line
     for child in node.children:
-        _render(child, depth if skip_self else depth + 1, lines, line_of)
+        _render(child, depth if skip_self else depth + 1, lines, line_of, with_ids, only)

@@ -1,9 +1,14 @@
 """The AgentOccam policy on sandbox pages, its model a SCRIPTED server; asserted from the server's request log.
 
-- one step driven by hand on the shop's home page: the prompt carries the refined
-  whole-page tree (elements below the fold present, no decorative images, no raw
-  StaticText, lone texts merged into their parent) and the reduced action space;
-  `note` and `branch` are answered without touching the page; `click [id]` acts on it;
+- one episode driven as the runner drives it on the shop's home page: the prompt carries
+  the refined whole-page tree (elements below the fold present, no decorative images,
+  no raw StaticText, lone texts merged into their parent) and the reduced action space;
+  `note` and `branch` each take a step without touching the page; an invalid command is
+  asked again at once, with a warning, without a step; `click [id]` acts on the page;
+  past steps show "the same page" or the highlighted elements without ids;
+- `type` replaces what a field holds; a `<select>` is one line whose options keep their
+  ids, and clicking an option's id chooses it; a task over two sites offers `go_home`;
+  a browser dialog's message reaches the prompt;
 - `videodemo run --policy agentoccam` on a sandbox task: planning commands, then the
   answer, scored 1; temperature is not sent, reasoning_effort "low" is;
 - the method (`--policy video`) on top of AgentOccam shows its demonstration in the same prompt.
@@ -11,6 +16,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 import pytest
@@ -40,16 +46,33 @@ def _task(task_id: int):
     return next(task for task in load_tasks(SANDBOX_CONFIGS_DIR) if task.task_id == task_id)
 
 
-@pytest.fixture(scope="module")
-def driven(sandbox, test_settings):
-    """Task 1 played by hand for two environment steps; returns what the tests look at. The browser is
-    closed before the tests run: one thread holds one Playwright at a time, and the CLI runs start theirs."""
-    sandbox.reset()
-    server = ScriptedServer({"name": "policy", "default": occam("stop [N/A]")}).start()
+def _settings(test_settings, server):
     settings = replace(test_settings)
     settings.models = replace(test_settings.models, policy=replace(test_settings.models.policy))
     settings.models.policy.base_url, settings.models.policy.model = server.base_url, "scripted-policy"
     settings.models.use_cache = False
+    settings.agentoccam = replace(test_settings.agentoccam)
+    return settings
+
+
+def _play_step(policy, env) -> None:
+    """One step as the runner takes it (evaluation/task_runner.py)."""
+    step = policy.act(env.observation)
+    if step.error:
+        env.record_failed_step(step.reply, step.error)
+    elif step.memory_only:
+        env.record_memory_step(step.reply)
+    else:
+        env.step(step.reply)
+
+
+@pytest.fixture(scope="module")
+def driven(sandbox, test_settings):
+    """Task 1 played as the runner plays it, for four steps; returns what the tests look at. The browser is
+    closed before the tests run: one thread holds one Playwright at a time, and the CLI runs start theirs."""
+    sandbox.reset()
+    server = ScriptedServer({"name": "policy", "default": occam("stop [N/A]")}).start()
+    settings = _settings(test_settings, server)
     env = BrowserEnv(settings)
     policy = AgentOccamAgent(settings)
     try:
@@ -65,23 +88,21 @@ def driven(sandbox, test_settings):
         server.script = load_script({"name": "policy", "replies": [
             occam("note [The category link is in the menu]"),
             occam("branch [0] [Open the grocery category and sort by price]"),
+            occam("click [99999999]"),  # not on the page: asked again, no step taken
             occam(f"click [{category.node_id}]", highlight=f"{category.node_id}"),
-            occam("stop [$13.49]"),
+            occam("stop [$13.49] as the cheapest product listed"),
         ]})  # fmt: skip
         page_text = policy.page_text(first)
-        step1 = policy.act(first)
-        url_before = env.page.url
-        env.step(step1.reply)
-        url_after = env.page.url
-        step2 = policy.act(env.observation)
-        env.step(step2.reply)
+        urls = [env.page.url]
+        for _ in range(4):
+            _play_step(policy, env)
+            urls.append(env.page.url)
         requests = [entry["body"] for entry in server.requests("/chat/completions")]
         return {
             "requests": requests,
             "below": below,
             "first": first,
-            "steps": (step1, step2),
-            "urls": (url_before, url_after),
+            "urls": urls,
             "record": env.record,
             "category": category,
             "page_text": page_text,
@@ -120,31 +141,136 @@ def test_the_system_prompt_lists_the_reduced_action_space(driven) -> None:
     for command in ("click [id]", "type [id] [content]", "go_back", "note [content]", "stop [answer]"):
         assert command in system
     assert "branch [parent_plan_id] [new_subplan_intent]" in system and "prune [resume_plan_id] [reason]" in system
-    for absent in ("hover [", "scroll [", "goto [", "new_tab", "press ["):
+    for absent in ("hover [", "scroll [", "goto [", "new_tab", "press [", "go_home"):  # one site: no go_home
         assert absent not in system
     assert "OBSERVATION HIGHLIGHT:" in system and "ACTION:" in system
 
 
-def test_note_and_branch_do_not_touch_the_page_and_click_does(driven) -> None:
-    step1, step2 = driven["steps"]
-    requests = driven["requests"]
-    assert len(requests) == 4  # note, branch, click: three calls for one environment step; then stop
-    assert step1.info["planning_commands"] == [
+def test_note_and_branch_take_a_step_each_without_touching_the_page(driven) -> None:
+    requests, record = driven["requests"], driven["record"]
+    assert len(requests) == 5  # note, branch, the invalid click, the click again, stop
+    assert [s.action["kind"] if s.action else None for s in record.steps] == [None, None, "click", "stop"]
+    assert [s.action_text for s in record.steps[:2]] == [
         "note [The category link is in the menu]",
         "branch [0] [Open the grocery category and sort by price]",
     ]
-    assert step1.reply == f"```\nclick [{driven['category'].node_id}]\n```"
-    record = driven["record"]
-    assert [s.action["kind"] for s in record.steps] == ["click", "stop"] and record.steps[0].ok
-    before, after = driven["urls"]
-    assert before != after  # the click navigated to the category
+    assert all(s.ok for s in record.steps)
+    urls = driven["urls"]
+    assert urls[0] == urls[1] == urls[2] != urls[3]  # note and branch left the page; the click navigated
+    assert record.answer == "$13.49"  # the stop's trailing words are not part of the answer
     second = _user_text(requests[1])  # after the note: same page, the note kept under the plan
-    assert "Note: STEP 1: The category link is in the menu" in second
+    assert "STEP:\n2" in second and "Note: STEP 1: The category link is in the menu" in second
+    assert "The same page as the CURRENT OBSERVATION" in second.split("CURRENT OBSERVATION:")[0]
     third = _user_text(requests[2])  # after the branch: the new plan is the active one
     assert "\t[1] (ACTIVE PLAN) Open the grocery category and sort by price" in third
-    fourth = _user_text(requests[3])  # history of the active plan: the click with the highlighted element's line
-    assert f"click [{driven['category'].node_id}]" in fourth and "RESULT:\ndone" in fourth
-    assert f"link [{driven['category'].node_id}] 'Grocery & Gourmet Food'" in fourth.split("CURRENT OBSERVATION:")[0]
+
+
+def test_an_invalid_command_is_asked_again_at_once_without_a_step(driven) -> None:
+    requests = driven["requests"]
+    invalid, again = requests[2], requests[3]
+    assert _user_text(invalid) == _user_text(again)  # the same step, page and history
+    assert "click [99999999]" not in _system_text(invalid)
+    warning = _system_text(again).split(_system_text(invalid))[1]
+    assert "`click [99999999]`" in warning and "element [99999999] is not in the current observation" in warning
+    assert "click [99999999]" not in _user_text(requests[4])  # never part of the history
+
+
+def test_past_steps_show_the_highlighted_elements_without_ids(driven) -> None:
+    category = driven["category"]
+    fourth = _user_text(driven["requests"][4])  # on the category page; the click step is under plan [1]
+    history = fourth.split("CURRENT OBSERVATION:")[0]
+    assert f"click [{category.node_id}]" in history and "RESULT:\ndone" in history
+    assert "link 'Grocery & Gourmet Food'" in history and f"link [{category.node_id}]" not in history
+    assert "The same page as the CURRENT OBSERVATION" not in history
+
+
+@pytest.fixture(scope="module")
+def forms(sandbox, test_settings):
+    """AgentOccam on a pre-filled search box, the address form's country menu, a task over two sites, and a
+    dialog; returns what the tests look at."""
+    sandbox.reset()
+    server = ScriptedServer({"name": "policy", "default": occam("stop [N/A]")}).start()
+    settings = _settings(test_settings, server)
+    env = BrowserEnv(settings)
+    policy = AgentOccamAgent(settings)
+    saved_home = os.environ.get("HOMEPAGE")
+    out: dict = {}
+    try:
+        policy.attach_environment(env)
+
+        def queue(*replies: str) -> None:  # the server keeps its place in the list: add to it
+            server.script.replies.extend(load_script({"name": "policy", "replies": list(replies)}).replies)
+
+        def start(task, url: str) -> None:
+            task = replace(task, start_url=url, start_urls=[url])
+            policy.reset(task)
+            env.reset(task)
+
+        def node(role: str, name: str = ""):
+            return next(n for n in env.observation.nodes.values() if n.role == role and name in n.name)
+
+        # A search box that holds "coffee": AgentOccam's type replaces it; WebArena's adds to it.
+        server.script = load_script({"name": "policy", "replies": []})
+        start(_task(1), f"{sandbox.shop_url}/catalogsearch/result/?q=coffee")
+        box = node("searchbox")
+        out["box_before"] = env.page.input_value("#search")
+        queue(occam(f"type [{box.node_id}] [tea] [1]"))
+        _play_step(policy, env)
+        out["search_url"], out["box_after"] = env.page.url, env.page.input_value("#search")
+        env.type_clears_field = False  # the react agent's environment, as WebArena and VideoWA type
+        env.step(f"```\ntype [{node('searchbox').node_id}] [cake] [0]\n```")
+        out["box_appended"] = env.page.input_value("#search")
+
+        # The address form's country menu: one line, each option with its id; choosing by id works.
+        start(_task(5), f"{sandbox.shop_url}/customer/address/new/")
+        france = node("option", "France")
+        lines = policy.page_text(env.observation).splitlines()
+        out["country_line"] = next(line for line in lines if "'France'" in line)
+        out["france"] = france.node_id
+        queue(occam(f"click [{france.node_id}]"))
+        _play_step(policy, env)
+        out["country_step"] = env.record.steps[-1]
+        out["country"] = env.page.input_value("#address-country_id")
+
+        # A task over two sites: go_home is offered and opens the site list ($HOMEPAGE; the forum stands in).
+        os.environ["HOMEPAGE"] = sandbox.forum_url
+        start(replace(_task(1), sites=["shopping", "reddit"]), sandbox.shop_url)
+        queue(occam("go_home"), occam("stop [N/A]"))
+        _play_step(policy, env)
+        out["home_url"] = env.page.url
+        env.page.evaluate("() => setTimeout(() => alert('Your session has expired'), 0)")
+        env.page.wait_for_timeout(500)
+        _play_step(policy, env)
+        out["requests"] = [entry["body"] for entry in server.requests("/chat/completions")]
+        return out
+    finally:
+        if saved_home is None:
+            os.environ.pop("HOMEPAGE", None)
+        else:
+            os.environ["HOMEPAGE"] = saved_home
+        policy.close()
+        env.close()
+        server.stop()
+
+
+def test_type_replaces_what_a_search_box_holds(forms) -> None:
+    assert forms["box_before"] == "coffee"
+    assert forms["box_after"] == "tea" and "q=tea" in forms["search_url"]
+    assert forms["box_appended"] == "teacake"  # WebArena's type, kept for the react agent
+
+
+def test_a_select_is_one_line_with_option_ids_and_an_option_is_chosen_by_its_id(forms) -> None:
+    line = forms["country_line"]
+    assert f"[{forms['france']}] 'France'" in line and "'Canada'" in line and "'Mexico'" in line
+    assert "option [" not in line  # folded into the menu's line, not one line per option
+    assert forms["country_step"].ok and forms["country"] == "FR"
+
+
+def test_a_task_over_two_sites_offers_go_home_and_a_dialog_reaches_the_prompt(forms, sandbox) -> None:
+    go_home, after = forms["requests"][-2:]
+    assert "go_home: open the home page" in _system_text(go_home)
+    assert forms["home_url"].startswith(sandbox.forum_url)
+    assert "Your session has expired" in _user_text(after).split("CURRENT OBSERVATION:")[1]
 
 
 def test_requests_send_no_temperature_and_reasoning_effort_low(driven) -> None:
@@ -166,7 +292,7 @@ def test_a_run_with_policy_agentoccam_scores_the_task(run_agent) -> None:
     assert run.exit_code == 0, run.stdout
     result = record(run.out, 20)
     assert (result["policy"], result["status"], result["score"]) == ("agentoccam", "passed", 1.0), result["verdicts"]
-    assert result["steps"] == 1  # the note took no environment step
+    assert result["steps"] == 2  # the note took a step, as in AgentOccam
     assert steps(run.out, 20)[0]["extra"]["planning_commands"] == ["note [Order 000000024 must be found in My Orders]"]
     bodies = [request.messages for request in run.requests]
     assert len(bodies) == 2
@@ -266,3 +392,141 @@ def test_reply_sections_are_read_in_the_forms_models_write_them() -> None:
     assert (markdown["ACTION"], markdown["REASON"]) == ("click [7]", "the link is there")
     assert read_sections("I will click it.\n```\nclick [7]\n```")["ACTION"] == "click [7]"
     assert read_sections("ACTION:\nnote [Total is $5\nand tax $1]")["ACTION"] == "note [Total is $5\nand tax $1]"
+
+
+def test_an_action_holds_several_commands_and_stop_tolerates_trailing_words() -> None:
+    from agent.agentoccam.commands import parse_commands
+    from evaluation.actions import ActionParseError
+
+    allowed = ["click", "type", "stop", "note", "go_back", "branch", "prune"]
+    both = parse_commands("note [Order 24 cost $106.97]\nclick [12]", allowed)
+    assert [(c.kind, c.text) for c in both] == [("note", "note [Order 24 cost $106.97]"), ("click", "click [12]")]
+    assert [c.text for c in parse_commands("click [7]\nThis opens the page.", allowed)] == ["click [7]"]
+    assert parse_commands("stop [N/A] because the page has no such order", allowed)[0].argument == "N/A"
+    for invalid in ("I will click [7]", "hover [7]", "scroll [down]", "branch [x] [y]", ""):
+        with pytest.raises(ActionParseError):
+            parse_commands(invalid, allowed)
+
+
+def test_refinement_folds_options_drops_images_and_repeats_and_keeps_ids_as_agentoccam() -> None:
+    from agent.agentoccam.refine import refine_tree, unrefined_page
+
+    tree = "\n".join([
+        "[1] RootWebArea 'Shop'",
+        "\t[2] img 'Kestrel earbuds'",
+        "\t[3] generic ''",
+        "\t\t[4] combobox 'Country' value: 'Canada'",
+        "\t\t\t[5] option 'Canada' selected: True",
+        "\t\t\t[6] option 'France'",
+        "\t[7] list ''",
+        "\t\t[8] listitem ''",
+        "\t\t\t[9] link 'Next'",
+        "\t\t\t[10] link 'Next'",
+        "\t\t\t[11] link 'Page 2'",
+        "\t[12] DescriptionList ''",
+        "\t\t[13] DescriptionListTerm 'Size'",
+        "\t\t[14] DescriptionListDetail 'M'",
+        "\t\t[15] DescriptionListDetail 'L'",
+        "\t[16] paragraph ''",
+        "\t\t[17] StaticText 'Free shipping'",
+    ])  # fmt: skip
+    page = refine_tree(tree)
+    assert page.text.splitlines() == [
+        "generic [3]",
+        "\tcombobox \"Country: [5] 'Canada' [selected: True]; [6] 'France'\" [value: 'Canada']",
+        "list",
+        "\tlistitem [8]",
+        "\t\tlink [11] 'Page 2'",
+        "DescriptionList",
+        "\tDescriptionListTerm 'Size: M; L'",
+        "paragraph [16] 'Free shipping'",
+    ]
+    assert {"5", "6", "8", "16"} <= page.ids and "4" not in page.ids  # one chooses an option by its id
+    assert page.highlight(["6"]) == (
+        "generic\n\tcombobox \"Country: [5] 'Canada' [selected: True]; [6] 'France'\" [value: 'Canada']"
+    )
+    long_tree = "[1] RootWebArea 'Long'\n" + "\n".join(f"\t[{i}] link 'Item {i}'" for i in range(2, 1302))
+    assert len(refine_tree(long_tree).text.splitlines()) == 1001  # AgentOccam's 1,000 lines, then the note
+    assert len(unrefined_page(long_tree).text.splitlines()) == 501  # pruning off: 500 rows of the tree
+
+
+def test_prune_resumes_a_plan_with_its_notes_and_steps_reset_as_agentoccam() -> None:
+    from agent.agentoccam.plan import PlanTree
+
+    plans = PlanTree("Find the order total", "http://shop/")
+    plans.record_step(1)
+    first = plans.branch(0, "Open My Orders", "http://shop/account", 2)
+    plans.record_step(3)
+    plans.note("order 24 is on page 2", 3)
+    plans.branch(first.plan_id, "Open page 2", "http://shop/orders", 4)  # a sub-plan of it
+    plans.record_step(5)
+    plans.branch(0, "Search the orders", "http://shop/search", 6)  # a later plan at its level
+    plans.record_step(7)
+    resumed = plans.prune(first.plan_id, "the order is not listed")
+    # The step that made it and its sub-plan's steps; its own steps and notes are cleared, as AgentOccam does.
+    assert plans.active is resumed and resumed.notes == [] and resumed.steps == [2, 4, 5]
+    assert resumed.url == "http://shop/account"
+    text = plans.text()
+    assert "Search the orders" not in text and "Open page 2" not in text and "page 2" not in text
+    assert "(ACTIVE PLAN) Open My Orders # resumed here because: the order is not listed" in text
+
+
+def _page_observation():
+    from evaluation.observation import Observation, TabInfo
+
+    tree = "[1] RootWebArea 'Shop'\n\t[2] link 'My Orders'\n\t[3] searchbox 'Search'"
+    url = "http://shop.test/"
+    tabs = [TabInfo(0, "Shop", url, True)]
+    return Observation(f"Tab 0 (current): Shop\n\n{tree}", url, tabs, None, {}, (1280, 720), (0, 0))
+
+
+def test_the_earlier_step_rules_and_the_re_ask_bound_are_settings(test_settings) -> None:
+    """`planning_takes_step` off: a note is answered on the same page within one step; `max_invalid_reasks`
+    bounds the re-asks, after which the step fails with the reason."""
+    script = {"name": "policy", "replies": [occam("note [Orders are under My Orders]"), occam("click [2]")]}
+    with ScriptedServer(script) as server:
+        settings = _settings(test_settings, server)
+        settings.agentoccam.planning_takes_step = False
+        policy = AgentOccamAgent(settings)
+        try:
+            policy.reset(_task(1))
+            step = policy.act(_page_observation())
+        finally:
+            policy.close()
+        assert step.reply == "```\nclick [2]\n```" and not step.memory_only
+        assert step.info["planning_commands"] == ["note [Orders are under My Orders]"]
+        assert len(server.requests("/chat/completions")) == 2
+    with ScriptedServer({"name": "policy", "default": occam("click [77]")}) as server:
+        settings = _settings(test_settings, server)
+        settings.agentoccam.max_invalid_reasks = 2
+        policy = AgentOccamAgent(settings)
+        try:
+            policy.reset(_task(1))
+            step = policy.act(_page_observation())
+        finally:
+            policy.close()
+        assert len(server.requests("/chat/completions")) == 3  # the reply, then two re-asks
+        assert step.error and "element [77] is not in the current observation" in step.error
+
+
+def test_a_note_and_a_click_in_one_action_are_one_step_and_a_repeated_note_is_asked_again(test_settings) -> None:
+    replies = [
+        occam("note [Orders are under My Orders]\nclick [2]"),
+        occam("note [Orders are under My Orders]"),  # the same note again: refused, asked again
+        occam("type [3] [order 24] [1]"),
+    ]
+    with ScriptedServer({"name": "policy", "replies": replies}) as server:
+        policy = AgentOccamAgent(_settings(test_settings, server))
+        try:
+            policy.reset(_task(1))
+            first = policy.act(_page_observation())
+            second = policy.act(_page_observation())
+        finally:
+            policy.close()
+        requests = [entry["body"] for entry in server.requests("/chat/completions")]
+    assert first.reply == "```\nclick [2]\n```" and first.info["planning_commands"] == [
+        "note [Orders are under My Orders]"
+    ]
+    assert "Note: STEP 1: Orders are under My Orders" in _user_text(requests[1])
+    assert "You already wrote down `note [Orders are under My Orders]`" in _system_text(requests[2])
+    assert second.reply == "```\ntype [3] [order 24] [1]\n```" and len(requests) == 3
