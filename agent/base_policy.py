@@ -26,6 +26,7 @@ from agent.replies import read_reply
 from agent.templates import block, render
 from evaluation.observation import Observation, tab_header
 from evaluation.policy import PolicyStep
+from evaluation.videowa_actions import reply_parser
 from model_access.client import ModelClient
 from model_access.messages import Message, count_images, image_part, system_message
 from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
@@ -61,7 +62,7 @@ class BasePolicy(ModelPolicy):
         self.last_observation = observation
         messages = self.messages(observation, demonstration)
         result = self.client.chat(POLICY_ROLE, messages, stage=POLICY_STAGE)
-        reply = read_reply(result.text)
+        reply = read_reply(result.text, reply_parser(self.settings.agent.action_parser))
         self.history.add(reply.reasoning, reply.action, f"no valid action: {reply.problem}" if reply.problem else None)
         info: dict[str, Any] = {"reasoning": reply.reasoning, "images_sent": count_images(messages)}
         if reply.problem:

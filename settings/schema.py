@@ -300,6 +300,10 @@ class AgentSettings:
     # The page text the agent reads: "ax_tree" (WebArena's accessibility tree, the method's input) or
     # "som" (VWA's Set-of-Marks lines `[id] [TAG] [text]`, boxes on the screenshot; `--harness videowa`).
     observation_format: str = "ax_tree"
+    # How a reply's action is read: "default" (ours: the first fenced block, or a bare reply that is one
+    # whole action) or "videowa" (the reference's: the first fenced block only, searched for the action's
+    # pattern, so `click [12] to open it` passes; `--harness videowa`; evaluation/videowa_actions.py).
+    action_parser: str = "default"
     # When an episode ends early: "consecutive" (the same action max_repeated_actions times in a row,
     # no answer) or "videowa" (the reference runner's rules, answering "Early stop: <reason>").
     early_stop: str = "consecutive"
