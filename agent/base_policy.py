@@ -24,12 +24,12 @@ from agent.history import History
 from agent.model_policy import POLICY_ROLE, ModelPolicy
 from agent.replies import read_reply
 from agent.templates import block, render
+from agent.video_question import answer_of
 from evaluation.observation import Observation, tab_header
 from evaluation.policy import PolicyStep
 from evaluation.videowa_actions import reply_parser
 from model_access.client import ModelClient
 from model_access.messages import Message, count_images, image_part, system_message
-from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 from settings import Settings
 from agent.task_images import images_of, task_image_parts
 
@@ -132,10 +132,7 @@ class BasePolicy(ModelPolicy):
         parts.append(block("intermediate_question", question=question))
         messages = [system_message(render("policy_system")), {"role": "user", "content": parts}]
         result = self.client.chat(POLICY_ROLE, messages, stage=INTERMEDIATE_STAGE)
-        try:
-            return extract_code_block(result.text)
-        except ReplyParseError:
-            return strip_thinking(result.text).strip()
+        return answer_of(result.text, self.settings.video_context.intermediate_answer)
 
 
 def build_react_policy(settings: Settings, args: argparse.Namespace) -> BasePolicy:

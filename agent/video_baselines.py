@@ -89,7 +89,7 @@ class VideoBaselinePolicy:
         context = self.settings.video_context
         chars = self.settings.agent.transcript_max_chars // max(1, len(self.videos))
         answer, self.intermediate = ask_about_videos(
-            self.client, context.question_role, question, self.videos, self.frames, chars
+            self.client, context.question_role, question, self.videos, self.frames, chars, context.intermediate_answer
         )
         return answer
 

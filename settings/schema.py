@@ -400,6 +400,9 @@ class VideoContextSettings:
     # Factual (intermediate) questions: "video" asks about the video's frames and transcript, as VideoWA
     # does, for every policy with videos; "shown" asks with the demonstrations the agent was shown.
     intermediate_from: str = "video"
+    # What of the reply to that question is scored: "fenced" (the first fenced block, else the reply) or
+    # "reply" (the whole reply, as VideoWA's runner string-matches it; `--harness videowa`).
+    intermediate_answer: str = "fenced"
 
 
 @dataclass
