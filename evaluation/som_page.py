@@ -21,8 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 from evaluation.ax_tree import TreeNode
 from evaluation.set_of_marks import Mark
+from foundation.errors import UserError
 
 _SCRIPT = (Path(__file__).resolve().parent / "som_page.js").read_text()
 _OBJECT_GROUP = "videodemo-som"
@@ -50,6 +53,9 @@ def capture_som(cdp, viewport_width: int, viewport_height: int) -> SomPage:
         found = cdp.send(
             "Runtime.evaluate", {"expression": _SCRIPT, "objectGroup": _OBJECT_GROUP, "returnByValue": False}
         )
+        if "exceptionDetails" in found:  # e.g. a browser too old for `:has()` in its selectors
+            text = found["exceptionDetails"].get("exception", {}).get("description", "").splitlines()[:1]
+            raise UserError(f"the Set-of-Marks page script failed ({' '.join(text)}); use a Chromium from 2023 on")
         array_id = found["result"]["objectId"]
         data = cdp.send(
             "Runtime.callFunctionOn",
@@ -61,7 +67,10 @@ def capture_som(cdp, viewport_width: int, viewport_height: int) -> SomPage:
         )["result"]["value"]
         return _apply_rules(cdp, array_id, data, viewport_width, viewport_height)
     finally:
-        cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
+        try:
+            cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
+        except PlaywrightError:
+            pass  # the page is gone with its objects
 
 
 def _apply_rules(cdp, array_id: str, data: dict[str, Any], width: int, height: int) -> SomPage:

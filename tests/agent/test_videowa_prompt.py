@@ -31,7 +31,8 @@ def _checkout(root: Path) -> Path:
     prompt = {
         "intro": INTRO,
         "examples": [[EXAMPLE_PAGE, EXAMPLE_REPLY, "agent/prompts/som_examples/garden.png"]],
-        "template": "OBSERVATION:\n{observation}\nURL: {url}\nOBJECTIVE: {objective}\nPREVIOUS ACTION: {previous_action}",
+        "template": "OBSERVATION:\n{observation}\nURL: {url}\nOBJECTIVE: {objective}\n"
+        "PREVIOUS ACTION: {previous_action}",
         "meta_data": {
             "observation": "image_som",
             "action_type": "som",
@@ -51,7 +52,8 @@ def test_a_missing_prompt_file_is_one_clear_line(tmp_path) -> None:
         load_reference_prompt(str(tmp_path / "nope.json"))
     out = tmp_path / "run"
     command = run_command(out, tmp_path, "http://127.0.0.1:9", "1", "--policy", "base", "--harness", "videowa")
-    command += ["--set", f"agent.videowa_prompt_file={tmp_path / 'nope.json'}", "--set", "models.check_before_run=false"]
+    command += ["--set", f"agent.videowa_prompt_file={tmp_path / 'nope.json'}"]
+    command += ["--set", "models.check_before_run=false"]
     with contextlib.redirect_stderr(io.StringIO()) as said, contextlib.redirect_stdout(io.StringIO()):
         assert main(command) != 0
     assert "nope.json does not exist" in said.getvalue()
@@ -67,14 +69,17 @@ def test_the_checkout_prompt_file_makes_the_request(sandbox, test_settings, tmp_
     with ScriptedServer({"name": "agent", "rules": rules}) as server:
         command = run_command(out, tmp_path, server.base_url, "1", "--policy", "base", "--harness", "videowa")
         command += ["--set", f"agent.videowa_prompt_file={prompt_file}"]
-        command += ["--set", f"paths.cache_dir={test_settings.paths.cache_dir}", "--set", "browser.wait_after_action_s=0"]
+        command += ["--set", f"paths.cache_dir={test_settings.paths.cache_dir}"]
+        command += ["--set", "browser.wait_after_action_s=0"]
         with contextlib.redirect_stdout(io.StringIO()) as printed:
             assert main(command) == 0, printed.getvalue()
         bodies = [entry["body"] for entry in server.requests("/chat/completions")]
         requests = chat_requests(server)
     assert len(bodies) == 2
     first = bodies[0]
-    assert (first["temperature"], first["top_p"], first["max_completion_tokens"]) == (1.0, 0.9, 4096)  # the preset's decoding
+    # the preset's decoding
+    length = first.get("max_completion_tokens", first.get("max_tokens"))
+    assert (first["temperature"], first["top_p"], length) == (1.0, 0.9, 4096)
     messages = first["messages"]
     assert messages[0] == {"role": "system", "content": [{"type": "text", "text": INTRO}]}
     assert [m.get("name") for m in messages[1:3]] == ["example_user", "example_assistant"]

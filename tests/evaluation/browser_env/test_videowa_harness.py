@@ -31,6 +31,11 @@ def test_the_preset_sets_the_reference_conditions(videowa_settings) -> None:
     assert (agent.history_length, agent.observation_format, agent.early_stop) == (1, "som", "videowa")
     assert (browser.wait_after_action_s, browser.program_html_wait_s) == (2.5, 3.0)
     assert load_settings(harness="method").agent.max_steps == load_settings().agent.max_steps == 20
+    assert (agent.action_parser, videowa_settings.video_context.intermediate_answer) == ("videowa", "reply")
+    judge, policy = videowa_settings.models.judge, videowa_settings.models.policy
+    assert (judge.model, judge.temperature, judge.max_tokens) == ("gpt-4-1106-preview", 0.0, 768)
+    decoding = (policy.temperature, policy.max_tokens, policy.extra_body, policy.reasoning_effort)
+    assert decoding == (1.0, 4096, {"top_p": 0.9}, "")
 
 
 def test_observation_is_set_of_marks_text_and_early_stop_answers_as_the_reference(
