@@ -24,12 +24,15 @@ from agent.history import History
 from agent.model_policy import POLICY_ROLE, ModelPolicy
 from agent.replies import read_reply
 from agent.templates import block, render
+from agent.video_question import answer_of
+from agent.videowa_prompt import ReferenceUrls, load_reference_prompt, previous_action_text, reference_messages
 from evaluation.observation import Observation, tab_header
 from evaluation.policy import PolicyStep
+from evaluation.videowa_actions import reply_parser
 from model_access.client import ModelClient
 from model_access.messages import Message, count_images, image_part, system_message
-from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 from settings import Settings
+from tasks.placeholders import PlaceholderValues
 from agent.task_images import images_of, task_image_parts
 
 POLICY_STAGE = "policy"
@@ -43,6 +46,11 @@ class BasePolicy(ModelPolicy):
         super().__init__(settings, client)
         self.history = History()
         self.task_images: list[bytes] = []
+        # VideoWA's own prompt file, when one is named: read now, so a wrong path stops the run before any task.
+        prompt_file = self.settings.agent.videowa_prompt_file
+        self.reference_prompt = load_reference_prompt(prompt_file) if prompt_file else None
+        self.reference_urls = ReferenceUrls(PlaceholderValues(settings)) if prompt_file else None
+        self._acted_on: set[str] = set()  # ids of the page the previous action was chosen on
 
     # ---- the Policy protocol (the rest in ModelPolicy) ----
 
@@ -59,14 +67,33 @@ class BasePolicy(ModelPolicy):
         """Ask the policy model for the next action, with `demonstration` (if any) in its context."""
         self.history.learn_outcomes(self.env)
         self.last_observation = observation
-        messages = self.messages(observation, demonstration)
+        if self.reference_prompt is not None:
+            messages = self.reference_request(observation, demonstration)
+        else:
+            messages = self.messages(observation, demonstration)
+        self._acted_on = set(observation.nodes)  # the previous action's page, for the next request
         result = self.client.chat(POLICY_ROLE, messages, stage=POLICY_STAGE)
-        reply = read_reply(result.text)
+        text = self.reference_urls.to_local(result.text) if self.reference_urls else result.text
+        reply = read_reply(text, reply_parser(self.settings.agent.action_parser))
         self.history.add(reply.reasoning, reply.action, f"no valid action: {reply.problem}" if reply.problem else None)
         info: dict[str, Any] = {"reasoning": reply.reasoning, "images_sent": count_images(messages)}
         if reply.problem:
             info["unparseable"] = reply.problem
-        return PolicyStep(result.text, info)
+        return PolicyStep(text, info)
+
+    def reference_request(self, observation: Observation, demonstration: Any) -> list[Message]:
+        """The step's request built from VideoWA's prompt file (`agent.videowa_prompt_file`)."""
+        steps = self.env.record.steps if self.env is not None and self.env.record is not None else []
+        fields = {
+            "objective": self.task.intent,
+            "url": self.reference_urls.to_real(observation.url),
+            "observation": observation.tree_text,
+            "previous_action": previous_action_text(steps[-1] if steps else None, self._acted_on),
+        }
+        screenshot = observation.screenshot if self.settings.agent.use_screenshot else None
+        return reference_messages(
+            self.reference_prompt, fields, screenshot, task_image_parts(self.task_images), demonstration
+        )
 
     def messages(self, observation: Observation, demonstration: Demonstration | None) -> list[Message]:
         agent = self.settings.agent
@@ -131,10 +158,7 @@ class BasePolicy(ModelPolicy):
         parts.append(block("intermediate_question", question=question))
         messages = [system_message(render("policy_system")), {"role": "user", "content": parts}]
         result = self.client.chat(POLICY_ROLE, messages, stage=INTERMEDIATE_STAGE)
-        try:
-            return extract_code_block(result.text)
-        except ReplyParseError:
-            return strip_thinking(result.text).strip()
+        return answer_of(result.text, self.settings.video_context.intermediate_answer)
 
 
 def build_react_policy(settings: Settings, args: argparse.Namespace) -> BasePolicy:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
-from evaluation.actions import ActionParseError, parse_action
+from evaluation.actions import Action, ActionParseError, parse_action
 from model_access.replies import fenced_blocks, strip_thinking
 
 
@@ -15,14 +16,15 @@ class PolicyReply:
     problem: str | None  # why the environment will not find an action in it, or None
 
 
-def read_reply(reply: str) -> PolicyReply:
+def read_reply(reply: str, parse: Callable[[str], Action] = parse_action) -> PolicyReply:
+    """`parse` is the environment's parser (`agent.action_parser`), so the policy's history agrees with it."""
     text = strip_thinking(reply)
     fence = text.find("```")
     reasoning = (text[:fence] if fence >= 0 else "").strip()
     blocks = fenced_blocks(text)
     action = blocks[0][1].strip() if blocks else text.strip()
     try:
-        parse_action(reply)
+        parse(reply)
     except ActionParseError as exc:
         return PolicyReply(reasoning or text.strip(), action, exc.reason)
     return PolicyReply(reasoning, action, None)

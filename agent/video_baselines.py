@@ -77,7 +77,8 @@ class VideoBaselinePolicy:
         chars = self.settings.agent.transcript_max_chars // len(self.videos)
         if self.kind == "frames":
             parts = [part for video in self.videos for part in frame_parts(video, self.frames.sample(video), chars)]
-            self.material = FramesMaterial(parts)
+            narration = "\n\n".join(video.transcript[:chars] for video in self.videos if video.transcript)
+            self.material = FramesMaterial(parts, narration)
         else:
             self.summaries = {video.video_id: self._summary(video, chars) for video in self.videos}
             self.material = SummaryMaterial([(video, self.summaries[video.video_id]) for video in self.videos])
@@ -89,7 +90,7 @@ class VideoBaselinePolicy:
         context = self.settings.video_context
         chars = self.settings.agent.transcript_max_chars // max(1, len(self.videos))
         answer, self.intermediate = ask_about_videos(
-            self.client, context.question_role, question, self.videos, self.frames, chars
+            self.client, context.question_role, question, self.videos, self.frames, chars, context.intermediate_answer
         )
         return answer
 

@@ -122,6 +122,7 @@ class FramesMaterial:
     """`--policy frames`: every video's frames and transcript, given with the task at every step."""
 
     parts: list[dict[str, Any]]
+    transcript: str = ""  # the narration alone, for prompts that place it themselves (VideoWA's {audio})
 
     def prompt_parts(self, visual: bool, image_max_side: int) -> list[dict[str, Any]]:
         return self.parts

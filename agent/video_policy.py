@@ -137,7 +137,8 @@ class VideoPolicy:
             if videos:
                 chars = self.settings.agent.transcript_max_chars // len(videos)
                 answer, self.intermediate = ask_about_videos(
-                    self.client, context.question_role, question, videos, self.frames, chars
+                    self.client, context.question_role, question, videos, self.frames, chars,
+                    context.intermediate_answer,
                 )
                 return answer
             self.intermediate = {"question": question, "asked": "the demonstrations shown",

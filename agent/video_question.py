@@ -19,10 +19,28 @@ from model_access.replies import ReplyParseError, extract_code_block, strip_thin
 STAGE = "intermediate"
 
 
+def answer_of(reply: str, scored: str) -> str:
+    """What of a reply to the factual question is scored (`video_context.intermediate_answer`)."""
+    if scored == "reply":  # VideoWA's runner matches the must-include phrases anywhere in the reply
+        return strip_thinking(reply).strip()
+    if scored != "fenced":
+        raise ValueError(f"video_context.intermediate_answer is {scored!r}; use 'fenced' or 'reply'")
+    try:
+        return extract_code_block(reply)
+    except ReplyParseError:
+        return strip_thinking(reply).strip()
+
+
 def ask_about_videos(
-    client: ModelClient, role: str, question: str, videos: list[TaskVideo], frames: VideoFrames, transcript_chars: int
+    client: ModelClient,
+    role: str,
+    question: str,
+    videos: list[TaskVideo],
+    frames: VideoFrames,
+    transcript_chars: int,
+    scored: str = "fenced",
 ) -> tuple[str, dict[str, Any]]:
-    """(answer, record) of `question` asked over the frames and transcripts of `videos`."""
+    """(answer, record) of `question` asked over the frames and transcripts of `videos`; `scored` as in answer_of."""
     parts: list[dict[str, Any]] = []
     frame_times: dict[str, list[float]] = {}
     for video in videos:
@@ -31,10 +49,7 @@ def ask_about_videos(
         parts += frame_parts(video, sampled, transcript_chars)
     parts.append(block("video_question", question=question))
     result = client.chat(role, [{"role": "user", "content": parts}], stage=STAGE)
-    try:
-        answer = extract_code_block(result.text)
-    except ReplyParseError:
-        answer = strip_thinking(result.text).strip()
+    answer = answer_of(result.text, scored)
     record = {
         "question": question,
         "asked": "the video: its frames and transcript",

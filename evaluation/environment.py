@@ -25,7 +25,7 @@ from typing import Protocol
 from playwright.sync_api import Error as PlaywrightError
 
 from foundation.errors import UserError
-from evaluation.actions import Action, ActionKind, ActionParseError, format_action, parse_action
+from evaluation.actions import Action, ActionKind, ActionParseError, format_action
 from evaluation.auth import AuthStates, login_sites
 from foundation.browser import launch_chromium
 from evaluation.early_stop import ANSWER_PREFIX, stop_reason
@@ -34,6 +34,7 @@ from evaluation.execution import ActionError, execute_action
 from evaluation.observation import Observation, ObservationOptions, capture_observation
 from foundation.page_settle import SettleLimits
 from evaluation.tabs import Tabs
+from evaluation.videowa_actions import reply_parser
 from settings import Settings
 
 
@@ -172,7 +173,7 @@ class BrowserEnv:
         started, url_before = self._begin_step()
         timings: dict[str, float] = {}
         try:
-            action: Action | None = parse_action(reply)
+            action: Action | None = reply_parser(self.settings.agent.action_parser)(reply)
         except ActionParseError as exc:
             action = None
             ok, error = False, f"unparseable reply: {exc.reason}"

@@ -1,7 +1,8 @@
 """What the agent sees after each step: tab list + accessibility tree text, screenshot, URL, tabs.
 
-With `text_format="som"` (VideoWA's baselines) the tree is replaced by Set-of-Marks
-lines (`evaluation.set_of_marks.som_text`) and the screenshot carries the boxes.
+With `text_format="som"` (VideoWA's baselines) the text is the reference's Set-of-Marks
+lines instead (`evaluation.som_page`: ids 1..N per page, no tab header) and the
+screenshot carries their boxes.
 
 The text is `Tab 0 (current): <title> | Tab 1: <title>` (WebArena's header), a
 blank line, then the tree, one `[id] role 'name' prop: value` per line indented
@@ -16,17 +17,20 @@ import io
 import re
 import time
 from dataclasses import dataclass, field
+from typing import Callable, TypeVar
 
 import numpy as np
 from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 
 from evaluation.ax_tree import TreeNode, capture_ax_tree, intersects
-from evaluation.set_of_marks import Mark, draw_marks, som_text
+from evaluation.set_of_marks import Mark, draw_marks
+from evaluation.som_page import capture_som
 
 # Approximate tokens: words and single punctuation marks, the unit of `agent.observation_token_budget`.
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _RETRY_WAIT_MS = 2000
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class Observation:
     scroll: tuple[float, float]
     truncated: bool = False
     set_of_marks: bool = False
+    tab_header: bool = True  # False for Set-of-Marks text, which has none (as the reference's)
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -79,6 +84,8 @@ class Observation:
     @property
     def tree_text(self) -> str:
         """The text without the tab header."""
+        if not self.tab_header:
+            return self.text
         return self.text.split("\n\n", 1)[1] if "\n\n" in self.text else ""
 
 
@@ -122,28 +129,19 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
         page.wait_for_load_state("domcontentloaded", timeout=_RETRY_WAIT_MS)
     except PlaywrightError:
         pass  # a page still loading after that is observed as it is
-    try:
-        tree = capture_ax_tree(cdp, width, height, options.viewport_only)
-    except PlaywrightError:
-        # A document being replaced cannot be read; the next one can once it has loaded.
-        try:
-            page.wait_for_load_state("load", timeout=_RETRY_WAIT_MS)
-        except PlaywrightError:
-            pass
-        tree = capture_ax_tree(cdp, width, height, options.viewport_only)
-    tree_done = time.perf_counter()
-
-    lines, line_nodes = tree.lines, tree.nodes
     if options.text_format == "som":
-        marked = {mark.label for mark in _marks(_by_id(tree.nodes), tree.scroll_x, tree.scroll_y, width, height)}
-        lines, line_nodes = som_text(tree.nodes, tree.tags, marked)
-    text, truncated = truncate_to_budget(f"{tab_header(tabs)}\n\n" + "\n".join(lines), options.token_budget)
-    shown_lines = text.count("\n") - 1 - (1 if truncated else 0)  # lines that survived the cut
-    if options.text_format == "som":
-        shown_ids = set(re.findall(r"^\[(\w+)\] \[", text, re.M))
-        nodes = {node.node_id: node for node in line_nodes if node.node_id in shown_ids}
+        # VideoWA's own page script and rules, numbering elements 1..N (evaluation.som_page); no tab header.
+        som = _read_after_load(page, lambda: capture_som(cdp, width, height))
+        text, truncated = truncate_to_budget("\n".join(som.lines), options.token_budget)
+        nodes, marks, (scroll_x, scroll_y) = som.nodes, som.marks, som.scroll
     else:
-        nodes = {node.node_id: node for node in line_nodes[: max(shown_lines, 0)]}
+        tree = _read_after_load(page, lambda: capture_ax_tree(cdp, width, height, options.viewport_only))
+        text, truncated = truncate_to_budget(f"{tab_header(tabs)}\n\n" + "\n".join(tree.lines), options.token_budget)
+        shown_lines = text.count("\n") - 1 - (1 if truncated else 0)  # lines that survived the cut
+        nodes = {node.node_id: node for node in tree.nodes[: max(shown_lines, 0)]}
+        scroll_x, scroll_y = tree.scroll_x, tree.scroll_y
+        marks = _marks(nodes, scroll_x, scroll_y, width, height) if options.set_of_marks else []
+    tree_done = time.perf_counter()
 
     screenshot = None
     if options.screenshot or options.set_of_marks:
@@ -151,7 +149,7 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
         shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
         screenshot = base64.b64decode(shot["data"])
         if options.set_of_marks:
-            screenshot = draw_marks(screenshot, _marks(nodes, tree.scroll_x, tree.scroll_y, width, height))
+            screenshot = draw_marks(screenshot, marks)
     shot_done = time.perf_counter()
 
     return Observation(
@@ -161,15 +159,24 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
         screenshot=screenshot,
         nodes=nodes,
         viewport=(width, height),
-        scroll=(tree.scroll_x, tree.scroll_y),
+        scroll=(scroll_x, scroll_y),
         truncated=truncated,
+        tab_header=options.text_format != "som",
         set_of_marks=options.set_of_marks,
         timings={"tree_s": tree_done - started, "screenshot_s": shot_done - tree_done},
     )
 
 
-def _by_id(nodes: list[TreeNode]) -> dict[str, TreeNode]:
-    return {node.node_id: node for node in nodes}
+def _read_after_load(page, read: Callable[[], T]) -> T:
+    try:
+        return read()
+    except PlaywrightError:
+        # A document being replaced cannot be read; the next one can once it has loaded.
+        try:
+            page.wait_for_load_state("load", timeout=_RETRY_WAIT_MS)
+        except PlaywrightError:
+            pass
+        return read()
 
 
 def _marks(nodes: dict[str, TreeNode], scroll_x: float, scroll_y: float, width: int, height: int) -> list[Mark]:

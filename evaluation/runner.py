@@ -78,7 +78,7 @@ class RunSpec:
 # The run conditions a harness preset changes (`--harness videowa`): a run under other conditions is another run.
 _HARNESS_FIELDS = {
     "browser": ("viewport_width", "viewport_height", "wait_after_action_s", "program_html_wait_s"),
-    "agent": ("observation_format", "early_stop", "history_length", "set_of_marks"),
+    "agent": ("observation_format", "early_stop", "history_length", "set_of_marks", "action_parser"),
 }
 
 

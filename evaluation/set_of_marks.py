@@ -1,11 +1,8 @@
 """Set-of-Marks: numbered boxes drawn on the screenshot around the elements one can act on.
 
-The number on each box is the element's id in the accessibility-tree text, so a
-model can read an id off the picture and use it in an action as it is.
-
-`som_text` is the text observation of VideoWA's baselines (VWA's `image_som`): one
-line per element instead of the tree, `[id] [TAG] [text]` for the marked elements
-and `[] [StaticText] [text]` for other text, each text cut to 200 characters.
+The number on each box is the element's id in the observation text (the accessibility
+tree's id, or the Set-of-Marks number of `evaluation.som_page`), so a model can read an
+id off the picture and use it in an action as it is.
 """
 
 from __future__ import annotations
@@ -15,7 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from evaluation.ax_tree import Rect, TreeNode
+from evaluation.ax_tree import Rect
 
 # A bold face reads better at label size than Pillow's built-in font; that one is the fallback.
 _FONT_FILE = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -28,33 +25,6 @@ _COLOURS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#
 class Mark:
     label: str
     rect: Rect  # viewport coordinates
-
-
-SOM_TEXT_CHARS = 200  # VWA cuts each element's text to this length
-
-
-def som_text(nodes: list[TreeNode], tags: dict[int, str], marked: set[str]) -> tuple[list[str], list[TreeNode]]:
-    """(lines, the elements they give ids to): marked elements by tag and text, other text as StaticText.
-
-    Text that an element already shows is not repeated as StaticText."""
-    lines: list[str] = []
-    listed: list[TreeNode] = []
-    shown: set[str] = set()
-    for node in nodes:
-        text = _one_line(node.name)
-        if node.node_id in marked:
-            tag = tags.get(node.backend_id, "") if node.backend_id is not None else ""
-            lines.append(f"[{node.node_id}] [{tag or node.role.upper()}] [{text}]")
-            listed.append(node)
-            shown.add(text)
-        elif node.role in ("StaticText", "image", "img") and text and text not in shown:
-            lines.append(f"[] [StaticText] [{text}]")
-            shown.add(text)
-    return lines, listed
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())[:SOM_TEXT_CHARS]
 
 
 def draw_marks(png: bytes, marks: list[Mark]) -> bytes:

@@ -407,7 +407,8 @@ class Pipeline:
         return {"kept": kept, "actions": [merged[i] for i in kept]}, stats
 
     def _name_objectives(self, state: _Video, actions: list[LabeledAction]) -> tuple[dict[str, Any], StageStats]:
-        spans = subsequences(len(actions), self.settings.processing.max_trajectory_actions)
+        processing = self.settings.processing
+        spans = subsequences(len(actions), processing.max_trajectory_actions, processing.min_trajectory_actions)
         objectives, stats = self.objective_maker.name_objectives(
             state.record, actions, state.keyframes, spans, self.client
         )
@@ -496,7 +497,7 @@ class Pipeline:
             actions, basis = frames, f"estimate: {per_frame}"
         trajectory_calls = 0
         if "trajectories" in todo and self.objective_maker.roles:
-            trajectory_calls = subsequence_count(actions, p.max_trajectory_actions)
+            trajectory_calls = subsequence_count(actions, p.max_trajectory_actions, p.min_trajectory_actions)
             calls.append(("trajectories", trajectory_calls, basis))
             if p.trajectory_filtering:
                 calls.append(("trajectory_filtering", trajectory_calls, "at most: one per named objective"))

@@ -259,6 +259,9 @@ class ProcessingSettings:
     clip_overlap: int = 3
     # Subsequences of at most 15 actions: long enough for a sub-task, bounded call count.
     max_trajectory_actions: int = 15
+    # And at least this many. 1 follows the paper's text ("all subsequences ... length <= 15") and lets a
+    # one-action sub-task be shown; 2 follows its Algorithm 1 (j = i+1 .. i+15), a third fewer objective calls.
+    min_trajectory_actions: int = 1
     # Keep only actions relevant to the video's task; VideoWA turns this off (one video, many tasks).
     action_filtering: bool = True
     # "vlm" (the method) or "ocr" (model-free baseline).
@@ -345,9 +348,16 @@ class AgentSettings:
     # The page text the agent reads: "ax_tree" (WebArena's accessibility tree, the method's input) or
     # "som" (VWA's Set-of-Marks lines `[id] [TAG] [text]`, boxes on the screenshot; `--harness videowa`).
     observation_format: str = "ax_tree"
+    # How a reply's action is read: "default" (ours: the first fenced block, or a bare reply that is one
+    # whole action) or "videowa" (the reference's: the first fenced block only, searched for the action's
+    # pattern, so `click [12] to open it` passes; `--harness videowa`; evaluation/videowa_actions.py).
+    action_parser: str = "default"
     # When an episode ends early: "consecutive" (the same action max_repeated_actions times in a row,
     # no answer) or "videowa" (the reference runner's rules, answering "Early stop: <reason>").
     early_stop: str = "consecutive"
+    # VideoWA's own baseline prompt for the react agent: the path of a prompt file in the user's VideoWA
+    # checkout (agent/prompts/jsons/p_som_cot_id_actree_3s*.json), read at run time; "" = our prompt.
+    videowa_prompt_file: str = ""
     # Videos of a task the agent may draw on, in the task's order; 0 = all (paper Table 3 compares 1 with all).
     videos_per_task: int = 0
 
@@ -456,6 +466,9 @@ class VideoContextSettings:
     # Factual (intermediate) questions: "video" asks about the video's frames and transcript, as VideoWA
     # does, for every policy with videos; "shown" asks with the demonstrations the agent was shown.
     intermediate_from: str = "video"
+    # What of the reply to that question is scored: "fenced" (the first fenced block, else the reply) or
+    # "reply" (the whole reply, as VideoWA's runner string-matches it; `--harness videowa`).
+    intermediate_answer: str = "fenced"
 
 
 @dataclass

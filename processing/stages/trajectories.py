@@ -32,14 +32,18 @@ _NONE_WORDS = {"", "none", "null", "no objective", "n/a", "no task"}
 ANSWER_HEADING = "OBJECTIVE:"
 
 
-def subsequences(action_count: int, max_actions: int) -> list[tuple[int, int]]:
-    """Every (i, j), inclusive, with at most `max_actions` actions, ordered by i then j."""
-    return [(i, j) for i in range(action_count) for j in range(i, min(action_count, i + max(1, max_actions)))]
+def subsequences(action_count: int, max_actions: int, min_actions: int = 1) -> list[tuple[int, int]]:
+    """Every (i, j), inclusive, with `min_actions` to `max_actions` actions, ordered by i then j."""
+    longest, shortest = max(1, max_actions), max(1, min_actions)
+    return [
+        (i, j) for i in range(action_count) for j in range(i + shortest - 1, min(action_count, i + longest))
+    ]
 
 
-def subsequence_count(action_count: int, max_actions: int) -> int:
-    """len(subsequences(...)) without listing them: sum over i of min(L, n - i)."""
-    return sum(min(max(1, max_actions), action_count - i) for i in range(action_count))
+def subsequence_count(action_count: int, max_actions: int, min_actions: int = 1) -> int:
+    """len(subsequences(...)) without listing them: per start i, the lengths from the shortest to min(L, n - i)."""
+    longest, shortest = max(1, max_actions), max(1, min_actions)
+    return sum(max(0, min(longest, action_count - i) - shortest + 1) for i in range(action_count))
 
 
 def format_steps(actions: list[LabeledAction]) -> str:

@@ -109,6 +109,18 @@ def test_factual_question_is_asked_about_the_video_and_scored(run_baseline, poli
     assert len(qa["frame_times"][SEARCH_VIDEO]) == 60 and qa["scripted"] is True
 
 
+@pytest.mark.parametrize(("scored", "score"), [("fenced", 0.0), ("reply", 1.0)])
+def test_the_reference_scores_the_whole_factual_reply(run_baseline, scored, score) -> None:
+    # The phrase is in the reasoning, not in the block: VideoWA's runner (`reply`, its preset's value) finds it.
+    reply = "The presenter opened Sort By and chose Price.\n```\nthe second option\n```"
+    rules = [{"contains": VIDEO_QUESTION, "reply": reply}]
+    rules += [{"regex": "earbuds.*" + re.escape(POLICY), "reply": action("stop [done]")}]
+    out, _ = run_baseline(rules, "6", "--policy", "frames", "--set", f"video_context.intermediate_answer={scored}")
+    factual = record(out, 6)
+    expected = "the second option" if scored == "fenced" else reply
+    assert factual["intermediate_answer"] == expected and factual["intermediate_score"] == score
+
+
 def test_transcript_only_without_a_transcript_is_an_error_in_the_task_record(run_baseline) -> None:
     # Task 37's video (the forum tutorial) is in the index without a transcript.
     out, requests = run_baseline([], "37", "--transcript-only")

@@ -39,6 +39,14 @@ def test_subsequences_of_at_most_l_actions(actions, longest, expected):
     assert len(set(spans)) == len(spans)
 
 
+@pytest.mark.parametrize("actions, longest, expected", [(20, 15, 6 * 14 + 91), (10, 15, 45), (3, 1, 0), (1, 15, 0)])
+def test_algorithm_1_subsequences_have_at_least_two_actions(actions, longest, expected):
+    spans = subsequences(actions, longest, min_actions=2)
+    assert len(spans) == subsequence_count(actions, longest, min_actions=2) == expected
+    assert all(2 <= j - i + 1 <= longest for i, j in spans)
+    assert set(spans) == {(i, j) for i, j in subsequences(actions, longest) if j > i}
+
+
 def _keyframes(count: int) -> list[KeyFrame]:
     return [KeyFrame(i, i * 0.5, None, None) for i in range(count)]  # type: ignore[arg-type]
 

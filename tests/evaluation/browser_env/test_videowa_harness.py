@@ -31,6 +31,11 @@ def test_the_preset_sets_the_reference_conditions(videowa_settings) -> None:
     assert (agent.history_length, agent.observation_format, agent.early_stop) == (1, "som", "videowa")
     assert (browser.wait_after_action_s, browser.program_html_wait_s) == (2.5, 3.0)
     assert load_settings(harness="method").agent.max_steps == load_settings().agent.max_steps == 20
+    assert (agent.action_parser, videowa_settings.video_context.intermediate_answer) == ("videowa", "reply")
+    judge, policy = videowa_settings.models.judge, videowa_settings.models.policy
+    assert (judge.model, judge.temperature, judge.max_tokens) == ("gpt-4-1106-preview", 0.0, 768)
+    decoding = (policy.temperature, policy.max_tokens, policy.extra_body, policy.reasoning_effort)
+    assert decoding == (1.0, 4096, {"top_p": 0.9}, "")
 
 
 def test_observation_is_set_of_marks_text_and_early_stop_answers_as_the_reference(
@@ -45,14 +50,18 @@ def test_observation_is_set_of_marks_text_and_early_stop_answers_as_the_referenc
     marked = [SOM_LINE.match(line) for line in lines if not line.startswith("[] ")]
     assert {m[2] for m in marked} >= {"A", "INPUT", "BUTTON"}
     assert any(line.startswith("[] [StaticText] [") for line in lines)
-    assert set(observation.nodes) == {m[1] for m in marked}  # the ids one can act on are the marked ones
-    assert observation.set_of_marks and "RootWebArea" not in observation.text
+    # Numbered 1..N in document order; every listed number can be acted on (small elements are numbered unlisted).
+    assert sorted(observation.nodes, key=int) == [str(n) for n in range(1, len(observation.nodes) + 1)]
+    assert [int(m[1]) for m in marked] == sorted(int(m[1]) for m in marked) and {m[1] for m in marked} <= set(
+        observation.nodes
+    )
+    assert observation.set_of_marks and "RootWebArea" not in observation.text and "Tab 0" not in observation.text
     assert Image.open(io.BytesIO(observation.screenshot)).size == (1280, 2048)
 
-    # Five scrolls down in a row: the reference stops with its own answer.
+    # Five scrolls down in a row: the reference stops with its own answer (actions are read from a fence only).
     for _ in range(4):
-        assert not env.step("scroll [down]").done
-    result = env.step("scroll [down]")
+        assert not env.step("```scroll [down]```").done
+    result = env.step("```scroll [down]```")
     assert result.done and result.stop_reason == "repeated_action"
     assert result.answer == env.record.answer == "Early stop: Same action for 5 times"
     # string_match reads it like any answer (a task whose reference is "N/A" style text fails, not errors).
@@ -64,9 +73,9 @@ def test_observation_is_set_of_marks_text_and_early_stop_answers_as_the_referenc
     observation = env.reset(EpisodeTask(start_url=sandbox.shop_url, sites=["shopping"]))
     search = next(m[1] for m in marked if m[2] == "INPUT")
     for word in ("kettle", "mug", "tea", "lamp"):
-        assert not env.step(f"type [{search}] [{word}] [0]").done
-        assert not env.step("scroll [up]").done
-    result = env.step(f"type [{search}] [coffee] [0]")
+        assert not env.step(f"```type [{search}] [{word}] [0]```").done
+        assert not env.step("```scroll [up]```").done
+    result = env.step(f"```type [{search}] [coffee] [0]```")
     assert result.done and result.answer == "Early stop: Same typing action for 5 times"
 
 
@@ -80,3 +89,49 @@ def test_the_reference_rules_in_order() -> None:
     typed = [parse_action(f"type [7] [{word}] [1]") for word in "abcd"]
     assert stop_reason([typed[0], click, typed[1], typed[2], other], 30, 3, 5) is None
     assert stop_reason(typed + [other, typed[0]], 30, 3, 5) == ("repeated_action", "Same typing action for 5 times")
+
+
+def test_marks_follow_the_reference_page_rules_and_survive_a_reload(pages_url, make_env, videowa_settings) -> None:
+    videowa_settings.browser.wait_after_action_s = 0.0
+    env = make_env(settings=videowa_settings)
+    observation = env.reset(EpisodeTask(start_url=f"{pages_url}/marks.html"))
+    assert observation.text.splitlines() == [
+        "[] [StaticText] [Plain words]",
+        "[1] [BUTTON] [Search]",  # the page-wide focusable box (over 80% of the viewport) is dropped
+        # "Search" again as text is not repeated; the 5x5 button is number 2, neither drawn nor listed
+        "[3] [IMG] [Shop logo]",
+        "[4] [INPUT] []",
+        # "N/A" is missing after the reference's CSV round trip; CSS-like text is skipped
+        "[] [StaticText] [" + ("Lorem " * 50)[:200] + "]",
+        "[5] [A] [Next page]",
+        # the button 3000 px down is outside the viewport: no number
+    ]
+    assert sorted(observation.nodes) == ["1", "2", "3", "4", "5"]
+    env.page.reload()
+    assert env.observe().text == observation.text
+    result = env.step("In summary, the next action I will perform is ```click [5] to go on```")
+    assert result.ok, result.error
+    assert env.url.endswith("/third.html")
+
+
+NEXT_PAGE = re.compile(r"^\[(\d+)\] \[A\] \[Next page\]$", re.M)
+
+
+def test_five_clicks_on_next_page_stop_the_episode(pages_url, make_env, videowa_settings) -> None:
+    # Pages of one layout, from the second (Previous is there from then on). (The sandbox shop's listing
+    # pages differ in review links, stock and swatches, so there the reference's numbers move too.)
+    videowa_settings.browser.wait_after_action_s = 0.0
+    env = make_env(settings=videowa_settings)
+    observation = env.reset(EpisodeTask(start_url=f"{pages_url}/catalogue.html?p=2"))
+    next_id = NEXT_PAGE.search(observation.text)[1]
+    urls = []
+    for click in range(1, 6):
+        reply = f"Let's think step-by-step. More results are on the next page. ```click [{next_id}] to see them```"
+        result = env.step(reply)
+        assert result.ok, result.error
+        urls.append(env.url)
+        if click < 5:
+            assert not result.done
+            assert NEXT_PAGE.search(result.observation.text)[1] == next_id  # the same number on every page
+    assert [url.rsplit("=", 1)[1] for url in urls] == ["3", "4", "5", "6", "7"]
+    assert result.done and result.answer == "Early stop: Same action for 5 times"
