@@ -57,6 +57,7 @@ from model_access.messages import Message, count_images, estimate_prompt_tokens,
 from model_access.retry import (
     CallTimedOut,
     ContextOverflow,
+    ModelCallError,
     RetryPolicy,
     call_with_retries,
     context_hint,
@@ -316,6 +317,13 @@ class ModelClient:
                 stage, role, calls=1, failures=1, retries=retries, latency_s=elapsed,
                 timeouts=int(isinstance(exc, CallTimedOut)), context_overflows=int(isinstance(exc, ContextOverflow)),
             )  # fmt: skip
+            if images and type(exc) is ModelCallError:
+                # A text-only model's server often fails on image parts with an unrelated message.
+                raise ModelCallError(
+                    f"{exc}; the request carried {images} image(s): if the model reads text only, serve a vision "
+                    f"model for the {role} role (`videodemo models check` tells), or send no images "
+                    "(agent.use_screenshot=false, agent.visual=false for the policy)"
+                ) from exc
             raise
         latency = time.perf_counter() - started
         result = _result_from_response(response, role, stage, key, latency)

@@ -160,3 +160,14 @@ def test_the_ledger_keeps_the_new_counts_through_a_merge():
     ledger.record("policy", "policy", calls=1, truncated=1, timeouts=0, cached_prompt_tokens=300, prompt_tokens=400)
     merged = UsageLedger.from_dict(ledger.to_dict())
     assert (merged.usage().truncated, merged.usage().cached_prompt_tokens) == (1, 300)
+
+
+def test_a_refused_request_with_images_says_the_model_may_read_text_only(model_settings, scripted, point_role):
+    # llama.cpp's answer to image parts for a model without a vision projector.
+    server = scripted([{"status": 500, "reply": '{"error": {"message": "can only concatenate str (not \\"list\\") to str"}}',
+                        "times": 3}])  # fmt: skip
+    point_role(model_settings, "policy", server)
+    with ModelClient(model_settings) as client, pytest.raises(ModelCallError) as caught:
+        client.chat("policy", [user_message("act", [b"\x89PNG\r\n\x1a\n" + b"0" * 16])], stage="policy")
+    message = str(caught.value)
+    assert "carried 1 image(s)" in message and "agent.use_screenshot=false" in message

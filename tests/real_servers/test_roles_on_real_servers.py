@@ -45,6 +45,8 @@ def _run(out: Path, server, embeddings, index: Path, *flags: str) -> tuple[int, 
         "--set", "models.policy.timeout_s=300", "--set", "models.max_retries=1",
         "--set", "models.embedding.backend=openai", "--set", f"models.embedding.base_url={embeddings.base_url}",
         "--set", f"models.embedding.model={EMBEDDING_MODEL}", "--set", "sandbox.reset_token=test-reset-token",
+        # SmolLM2 reads text only: no screenshot, no demonstration screens (models check would fail the role).
+        "--set", "agent.use_screenshot=false", "--set", "agent.visual=false",
         *flags,
     ]  # fmt: skip
     printed = io.StringIO()
