@@ -163,3 +163,16 @@ def test_sigterm_stops_a_run_cleanly_and_gives_the_folder_back(
     assert not (out / LOCK_NAME).exists()
     sessions = json.loads((out / "run.json").read_text())["sessions"]
     assert [s["outcome"] for s in sessions] == ["interrupted"]
+
+
+def test_rescore_is_refused_while_another_command_holds_the_folder(tmp_path, capsys):
+    from cli.main import main
+    from foundation.folder_lock import FolderLock
+
+    out = tmp_path / "run"
+    (out / "tasks").mkdir(parents=True)
+    with FolderLock(out, advice="go elsewhere"):  # held by this process: a second lock in it is refused too
+        code = main(["rescore", str(out)])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith(f"error: {out} is in use by PID {os.getpid()}") and "then rescore" in lines[0]
