@@ -2,8 +2,9 @@
 
 Each package registers its own subcommands (a `register(subparsers, common)`
 function in its `cli` module) so that this file only wires them together and
-handles what every command shares: `--config`, `--set`, and turning a
-`UserError` into one line and exit code 2.
+handles what every command shares: `--config`, `--set`, turning a
+`UserError` into one line and exit code 2, and stopping on SIGTERM or SIGHUP the
+way Ctrl-C does (so locks are given back and child processes stopped).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import signal
 import sys
-from typing import Callable, Sequence
+from contextlib import contextmanager
+from typing import Callable, Iterator, Sequence
 
 from foundation.errors import UserError
 
@@ -29,6 +32,37 @@ COMMAND_MODULES = [
 ]
 
 Handler = Callable[[argparse.Namespace], int]
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(KeyboardInterrupt):
+    """A stop signal, raised where the command is so that it unwinds as after Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@contextmanager
+def stop_signals_unwind() -> Iterator[None]:
+    """While a command runs, SIGTERM and SIGHUP raise `Stopped` (a second one kills at once). Left alone
+    when they are ignored (nohup) or handled already, and outside the main thread, where Python sets none."""
+    import threading
+
+    def stop(signum: int, frame: object) -> None:
+        signal.signal(signum, signal.SIG_DFL)
+        raise Stopped(signum)
+
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in STOP_SIGNALS:
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                saved[signum] = signal.signal(signum, stop)
+    try:
+        yield
+    finally:
+        for signum, previous in saved.items():
+            signal.signal(signum, previous)
 
 
 def common_options() -> argparse.ArgumentParser:
@@ -82,13 +116,15 @@ def main(argv: Sequence[str] | None = None, prog: str = "videodemo") -> int:
         parser.print_help()
         return 2
     try:
-        return int(handler(args) or 0)
+        with stop_signals_unwind():
+            return int(handler(args) or 0)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted; finished work is kept and a re-run resumes from it", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        how = f"stopped by {exc}" if isinstance(exc, Stopped) else "interrupted"
+        print(f"{how}; finished work is kept and a re-run resumes from it", file=sys.stderr)
+        return 128 + exc.signum if isinstance(exc, Stopped) else 130
 
 
 def process_videos_main(argv: Sequence[str] | None = None) -> int:

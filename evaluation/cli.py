@@ -137,6 +137,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _rescore(args: argparse.Namespace) -> int:
     from foundation.errors import UserError
+    from foundation.folder_lock import FolderLock
     from evaluation.judge import judge_from_client
     from evaluation.report import report
     from evaluation.rescore import rescore_run
@@ -147,7 +148,8 @@ def _rescore(args: argparse.Namespace) -> int:
             f"{args.run_dir} is not a run folder (no tasks/ inside); pass the folder `videodemo run` printed"
         )
     settings = _settings(args)
-    with ModelClient(settings) as client:
+    # It rewrites records: not while a run (or another rescore) writes in the folder.
+    with FolderLock(args.run_dir, advice="wait for it to end, then rescore"), ModelClient(settings) as client:
         changes = rescore_run(args.run_dir, settings, args.tasks, judge_from_client(client))
     print(f"tasks whose status changed ({len(changes)}):" + ("\n  " + "\n  ".join(changes) if changes else " none"))
     print(report(args.run_dir))

@@ -5,7 +5,8 @@
 Resuming: a task whose record exists is finished and skipped, so running the same
 command again after a crash or Ctrl-C does only the rest. The default run folder is
 named after the policy and a hash of the selection (tasks, filters, solutions, step
-limit), so the same command always finds its own folder.
+limit), so the same command always finds its own folder. A folder has one writer at a
+time (foundation/folder_lock.py): a second command on it stops before touching it.
 
 Scheduling: tasks that need a site reset (`require_reset`) change the state other
 tasks read, and a reset under a running task would corrupt it. So a run has two
@@ -23,7 +24,6 @@ import json
 import multiprocessing
 import os
 import queue
-import shutil
 import sys
 import threading
 import time
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from foundation.errors import UserError
+from foundation.folder_lock import FolderLock
 from evaluation.run_manifest import check_identity, close_session, open_session
 from evaluation.run_records import is_finished, iter_records, record_collisions, task_folder
 from settings import Settings
@@ -201,14 +202,24 @@ def _stop_if_endpoint_down() -> None:
 def run(spec: RunSpec, settings: Settings) -> Path:
     """Run every unfinished task of the selection; returns the run folder."""
     from evaluation.policies import load_factory
-    from evaluation.report import print_summary, write_run_outputs
 
     load_factory(spec.policy)  # an unknown policy is reported before any folder is made
     tasks = select_tasks(spec, settings)
     run_dir = Path(spec.out_dir) if spec.out_dir else default_run_dir(settings, spec)
     check_record_collisions(tasks, run_dir)  # before --fresh removes anything
-    if spec.fresh and run_dir.exists():
-        shutil.rmtree(run_dir)
+    # One command per run folder: a second one would delete (--fresh) or overwrite the first's records,
+    # and its site resets would change the first's scores.
+    with FolderLock(run_dir, advice="wait for it to end, or run beside it with another --out DIR") as lock:
+        if spec.fresh:
+            lock.clear_folder()
+        _run_in_folder(spec, settings, tasks, run_dir)
+    return run_dir
+
+
+def _run_in_folder(spec: RunSpec, settings: Settings, tasks: list[Any], run_dir: Path) -> None:
+    """The run itself, in a folder this command holds."""
+    from evaluation.report import print_summary, write_run_outputs
+
     identity = spec.identity(settings)
     check_identity(run_dir, identity)
     print(f"run folder: {run_dir} (the same command resumes it)", file=sys.stderr)
@@ -259,7 +270,6 @@ def run(spec: RunSpec, settings: Settings) -> Path:
         if outcome == "finished":
             summary = write_run_outputs(run_dir)
             print_summary(summary)
-    return run_dir
 
 
 def _progress_bar(total: int, tally: Tally, enabled: bool):

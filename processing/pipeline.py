@@ -6,6 +6,10 @@ trajectory_filtering -> index. A stage whose key matches its stored output is no
 run; a killed run loses at most the stage in progress, and even that stage's
 finished model calls replay from the model-call cache.
 
+A video's artifact folder has one writer: the command processing the video holds the
+folder's lock (foundation/folder_lock.py) while it does, and another command that comes
+to the same video skips it with one line naming the holder (its outcome says so).
+
 Videos run in parallel threads (`--workers`). Threads suffice: the work that is not
 waiting on a model server is ffmpeg (a subprocess) and OpenCV/NumPy frame
 comparison, which release the GIL, and all model calls share one `ModelClient`,
@@ -26,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from foundation.errors import UserError
+from foundation.folder_lock import FolderBusy, FolderLock
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
 from model_access.health import EndpointDown, check_endpoints
@@ -175,11 +180,36 @@ class Pipeline:
         total = len(videos)
         numbered = [(n, video) for n, video in enumerate(videos, 1)]
         if workers <= 1 or total <= 1:
-            outcomes = [self.process(video, f"[{n}/{total}]") for n, video in numbered]
+            outcomes = [self.process_held(video, f"[{n}/{total}]") for n, video in numbered]
         else:
             with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="video") as pool:
-                outcomes = list(pool.map(lambda item: self.process(item[1], f"[{item[0]}/{total}]"), numbered))
+                outcomes = list(pool.map(lambda item: self.process_held(item[1], f"[{item[0]}/{total}]"), numbered))
         return [outcome for outcome in outcomes if outcome is not None]
+
+    def hold(self, video: VideoRecord, tag: str = "") -> FolderLock | VideoOutcome:
+        """This command's lock on the video's artifact folder, or, when another command holds it, the
+        video's outcome saying so (the video is left to that command)."""
+        lock = FolderLock(
+            VideoArtifacts(self.settings.paths.processed_dir, video.video_id).folder,
+            advice="this video is left to it (run again once it ends to pick up what it stored)",
+        )
+        try:
+            return lock.acquire()
+        except FolderBusy as exc:
+            self._report_line(f"{tag} {video.video_id}: skipped: {exc}".strip())
+            return VideoOutcome(video.video_id, ok=False, reason=f"skipped: {exc}")
+
+    def process_held(self, video: VideoRecord, tag: str = "") -> VideoOutcome | None:
+        """`process` while holding the video's folder; skipped when another command holds it."""
+        if self.stopped:  # no lock taken (and no folder made) for a video that will not start
+            return self.process(video, tag)
+        held = self.hold(video, tag)
+        if isinstance(held, VideoOutcome):
+            return held
+        try:
+            return self.process(video, tag)
+        finally:
+            held.release()
 
     def process(self, video: VideoRecord, tag: str = "") -> VideoOutcome | None:
         """Run the stages of one video; None (and the video listed in `not_started`) once the run stopped."""
@@ -515,8 +545,11 @@ class Pipeline:
     # -- output -------------------------------------------------------------------------------------
 
     def _say(self, state: _Video, message: str) -> None:
+        self._report_line(f"{state.tag} {state.record.video_id}: {message}".strip())
+
+    def _report_line(self, line: str) -> None:
         with self._report_lock:
-            self._report(f"{state.tag} {state.record.video_id}: {message}".strip())
+            self._report(line)
 
 
 @contextmanager

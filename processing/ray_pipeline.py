@@ -5,7 +5,9 @@ which runs a video's stages up to trajectory filtering and stores each stage's o
 in the processed-video cache, exactly as the local pipeline does. The driver then
 runs its own pipeline on the same video: every stage is found stored, so it only
 adds the trajectories to the index, which therefore has a single writer. The cache
-folder must be one path every node mounts (docs/scaling.md).
+folder must be one path every node mounts (docs/scaling.md). The driver holds each
+video's folder lock from handing the video out until it is indexed: the actors take
+no lock, as they write for the driver.
 
 Ray itself is reached through model_access/ray_cluster.py, only when `--ray` is given.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from foundation.folder_lock import FolderLock
 from processing.pipeline import Pipeline
 from processing.records import VideoRecord
 from processing.summary import VideoOutcome
@@ -54,15 +57,22 @@ def run_on_ray(pipeline: Pipeline, videos: list[VideoRecord], workers: int, addr
     queue = list(enumerate(videos, 1))
     running: dict[Any, tuple[Any, int, VideoRecord]] = {}
     outcomes: dict[int, VideoOutcome] = {}
+    locks: dict[int, FolderLock] = {}
 
     def hand_out(actor) -> None:
-        if queue:
+        while queue:
             number, video = queue.pop(0)
+            held = pipeline.hold(video, f"[{number}/{total}]")
+            if isinstance(held, VideoOutcome):  # another command is processing it
+                outcomes[number] = held
+                continue
+            locks[number] = held
             running[actor.process.remote(video, f"[{number}/{total}]")] = (actor, number, video)
+            return
 
-    for actor in actors:
-        hand_out(actor)
     try:
+        for actor in actors:
+            hand_out(actor)
         while running:
             [ready], _ = ray.wait(list(running), num_returns=1)
             actor, number, video = running.pop(ready)
@@ -72,9 +82,13 @@ def run_on_ray(pipeline: Pipeline, videos: list[VideoRecord], workers: int, addr
             except ray.exceptions.RayError as exc:
                 reason = f"Ray worker failed: {type(exc).__name__}"
                 outcomes[number] = VideoOutcome(video.video_id, ok=False, reason=reason)
-                continue
-            outcomes[number] = _index_locally(pipeline, video, number, total, remote_outcome)
+            else:
+                outcomes[number] = _index_locally(pipeline, video, number, total, remote_outcome)
+            finally:
+                locks.pop(number).release()
     finally:
+        for lock in locks.values():
+            lock.release()
         release(ray, actors, limits, started_here, on_close=pipeline.client.ledger.merge)
     return [outcomes[number] for number in sorted(outcomes)]
 

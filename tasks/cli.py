@@ -50,23 +50,27 @@ def print_sites(settings) -> None:
 
 def _serve(args) -> int:
     from tasks.sandbox import server
+    from tasks.sandbox.sites import SITES
 
     settings = _settings(args)
     names = args.site or None
     if args.fresh:
         server.stop_background(settings, names)
-        for spec_name in names or ["shop", "forum"]:
-            from tasks.sandbox.sites import SITES
-
+        for spec_name in names or list(SITES):
             server.prepare_database(SITES[spec_name], settings, fresh=True)
-    server.start_background(settings, names)
-    print("sandbox sites are up:")
-    print_sites(settings)
     if args.background:
+        server.start_background(settings, names)
+        print("sandbox sites are up:")
+        print_sites(settings)
         print("running in the background; `videodemo sandbox stop` stops them")
         return 0
-    print("Ctrl-C stops them")
+    # In the foreground the sites live as long as this command: Ctrl-C, SIGTERM and SIGHUP unwind to the
+    # `finally` (cli/main.py), and a SIGKILL-ed command takes its sites along (they exit with their parent).
     try:
+        server.start_background(settings, names, exit_with_parent=True)
+        print("sandbox sites are up:")
+        print_sites(settings)
+        print("Ctrl-C stops them")
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:

@@ -131,10 +131,13 @@ def _run_dir(settings: Settings) -> Path:
     return path
 
 
-def start_background(settings: Settings, names: list[str] | None = None, timeout_s: float = 60.0) -> list[str]:
+def start_background(
+    settings: Settings, names: list[str] | None = None, timeout_s: float = 60.0, *, exit_with_parent: bool = False
+) -> list[str]:
     """Start the named sites (all by default) as background processes and wait until they answer.
 
-    Returns the base URLs. A site that is already up is left alone.
+    Returns the base URLs. A site that is already up is left alone. With `exit_with_parent` the sites
+    end when this process does, even when it is killed (a foreground `sandbox serve`).
     """
     urls = []
     for name in names or list(SITES):
@@ -161,6 +164,8 @@ def start_background(settings: Settings, names: list[str] | None = None, timeout
             "--reset-token",
             settings.sandbox.reset_token,
         ]
+        if exit_with_parent:
+            cmd += ["--exit-with-parent", str(os.getpid())]
         with open(log_path, "ab") as log:
             proc = subprocess.Popen(
                 cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True, cwd=_project_root()
@@ -276,6 +281,33 @@ def reset(settings: Settings, names: list[str] | None = None, token: str | None 
     return messages
 
 
+def exit_with_parent(parent: int) -> None:
+    """End this process when `parent` ends, however it ends (SIGKILL too).
+
+    Linux: the kernel sends SIGTERM at the parent's death (prctl PR_SET_PDEATHSIG). Elsewhere a thread
+    watches for this process being handed to another parent. Either way, a parent gone before this is
+    set up is caught by comparing the parent PID.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    else:
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(0)
+
+        threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+    if os.getppid() != parent:
+        sys.exit(0)  # the parent died before the signal was set up
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Serve one sandbox site in the foreground.")
     parser.add_argument("--site", required=True, choices=list(SITES))
@@ -283,7 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int)
     parser.add_argument("--db", type=Path, help="live database file (default: <cache>/sandbox/<site>.sqlite)")
     parser.add_argument("--reset-token")
+    parser.add_argument("--exit-with-parent", type=int, metavar="PID", help="end when process PID (the parent) ends")
     args = parser.parse_args(argv)
+    if args.exit_with_parent:
+        exit_with_parent(args.exit_with_parent)
     settings = load_settings()
     spec = SITES[args.site]
     if args.host:
