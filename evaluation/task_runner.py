@@ -180,12 +180,7 @@ class TaskRunner:
                     env.end_episode("context_overflow")
                     env.record.steps[-1].model_usage = step_usage(before, _usage_totals(self.policy))
                     break
-                if step.error:
-                    env.record_failed_step(step.reply, step.error)
-                elif step.memory_only:
-                    env.record_memory_step(step.reply)
-                else:
-                    env.step(step.reply)
+                apply_policy_step(env, step)
                 last = env.record.steps[-1]
                 last.extra = prepare_extra(step.info, folder, last.index)
                 last.model_usage = step_usage(before, _usage_totals(self.policy))
@@ -244,6 +239,17 @@ def _task_fields(task: Any) -> dict[str, Any]:
         "problems": list(task.problems),
         "notes": list(getattr(task, "notes", [])),  # config oddities the task ran with, as the reference runs them
     }
+
+
+def apply_policy_step(env: Any, step: Any) -> None:
+    """Carry out one `PolicyStep` in the environment: a failed step, a memory-only step (AgentOccam's note or
+    branch), or the action in its reply."""
+    if step.error:
+        env.record_failed_step(step.reply, step.error)
+    elif step.memory_only:
+        env.record_memory_step(step.reply)
+    else:
+        env.step(step.reply)
 
 
 def _usage_totals(policy: Any) -> dict[str, Any]:

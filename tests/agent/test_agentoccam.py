@@ -23,6 +23,7 @@ import pytest
 
 from agent.agentoccam.agent import AgentOccamAgent
 from evaluation.environment import BrowserEnv
+from evaluation.task_runner import apply_policy_step
 from model_access.messages import prompt_text
 from model_access.scripted_server import ScriptedServer, load_script
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks
@@ -57,13 +58,7 @@ def _settings(test_settings, server):
 
 def _play_step(policy, env) -> None:
     """One step as the runner takes it (evaluation/task_runner.py)."""
-    step = policy.act(env.observation)
-    if step.error:
-        env.record_failed_step(step.reply, step.error)
-    elif step.memory_only:
-        env.record_memory_step(step.reply)
-    else:
-        env.step(step.reply)
+    apply_policy_step(env, policy.act(env.observation))
 
 
 @pytest.fixture(scope="module")
