@@ -3,7 +3,7 @@
 Two styles (`--style sandbox|heldout|both`, default both):
 - sandbox: the sandbox tutorials (our recorder, pointer and click ring), which the
   labeler's settings were tuned on;
-- heldout: `processing.labeler_heldout` recordings of three other apps by another
+- heldout: `tasks.labeler_recordings.heldout` recordings of three other apps by another
   recorder (its own pointers, click effects or none, live loading states and toasts),
   scored with the very same settings, never retuned for them.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from processing.labeler_heldout.recorder import record_all  # noqa: E402
+from tasks.labeler_recordings.heldout.recorder import record_all  # noqa: E402
 from processing.labeling_accuracy import AccuracyReport, ground_truth_actions, score_actions  # noqa: E402
 from processing.ocr_labeler.labeler import OcrLabeler  # noqa: E402
 from settings import load_settings  # noqa: E402

@@ -44,7 +44,7 @@ def labeler_accuracy(settings: Settings, names: list[str]) -> LabelerAccuracy:
 
 def heldout_accuracy(settings: Settings, quick: bool) -> LabelerAccuracy:
     """The OCR labeler, with the same settings, on the held-out recordings (made once, then cached)."""
-    from processing.labeler_heldout.recorder import record_all
+    from tasks.labeler_recordings.heldout.recorder import record_all
     from processing.ocr_labeler.labeler import OcrLabeler
 
     knobs = settings.processing.ocr_labeler

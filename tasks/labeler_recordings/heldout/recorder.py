@@ -24,8 +24,8 @@ import cv2
 import numpy as np
 
 from foundation.errors import UserError
-from processing.labeler_heldout import apps, pointer_art, scripts
-from processing.labeler_heldout.scripts import Script
+from tasks.labeler_recordings.heldout import apps, pointer_art, scripts
+from tasks.labeler_recordings.heldout.scripts import Script
 from settings import Settings
 from tasks.sandbox.tutorials.ground_truth import ActionRecord, TutorialRecord
 
