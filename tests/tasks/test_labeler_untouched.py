@@ -7,14 +7,13 @@ scored only by `benchmarks/labeler_accuracy.py --style untouched` and the demo.
 from __future__ import annotations
 
 import json
-import shutil
 
 import cv2
 import numpy as np
 import pytest
 
 from foundation.video_io import probe
-from tasks.labeler_recordings.untouched.recorder import CAPTURE_FPS, FPS, REPEAT, folder_of, record_all
+from tasks.labeler_recordings.untouched.recorder import CAPTURE_FPS, FPS, REPEAT, record_all
 
 NAME = "inbox-search"  # a field clicked and typed into, Enter, a revealed button, a menu chosen by keys
 
@@ -68,13 +67,11 @@ def test_ground_truth_lists_click_key_and_menu_actions_of_their_own(recording) -
 
 def test_recording_is_the_same_under_any_load(recording, test_settings) -> None:
     """Frames are made by virtual time, so a second recording gives the same log and the same pictures."""
-    first_log = recording.actions.read_text()
+    first_log = json.loads(recording.actions.read_text())["actions"]
     first = _frames(recording.video)
-    copy = folder_of(test_settings) / "first.mp4"
-    shutil.copy(recording.video, copy)
     recording.actions.with_suffix("").with_suffix(".fingerprint").unlink()
     (again,) = record_all(test_settings, only=[NAME], report=lambda line: None)
-    assert again.actions.read_text() == first_log
+    assert json.loads(again.actions.read_text())["actions"] == first_log  # the server's port may differ
     second = _frames(again.video)
     assert len(second) == len(first)
     assert max(float(np.abs(a - b).mean()) for a, b in zip(first, second)) < 0.5
