@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from foundation.video_io import probe  # noqa: E402
-from processing.labeler_heldout.recorder import folder_of, record_all  # noqa: E402
+from tasks.labeler_recordings.heldout.recorder import folder_of, record_all  # noqa: E402
 from processing.ocr_labeler.labeler import OcrLabeler  # noqa: E402
 from settings import load_settings  # noqa: E402
 

@@ -5,7 +5,10 @@ Phases, each timed, each resumable (a second run reuses what the first made):
 2. record the tutorial videos that are missing or outdated;
 3. process them with the model-free parts: OCR labeler, derived objectives, no
    filtering stages (they need a model), into the trajectory index;
-4. score the labeled actions against the tutorials' ground-truth logs;
+4. score the labeled actions against the tutorials' ground-truth logs, then label and
+   score two styles made by other recorders for other apps (`tasks/labeler_recordings`):
+   the held-out styles (tuned on) and the untouched style (never tuned on), three figures
+   each named for what it was measured on;
 5. run the replay policy on the sandbox skill-retention tasks twice, through the
    runner (records, pages, summaries): with two-stage embedding selection, and with
    `--no-trajectory-selection` (the most relevant video's longest trajectory).
@@ -77,20 +80,22 @@ def _demo(args: argparse.Namespace) -> int:
     names = _record(settings, clock, list(QUICK_TUTORIALS) if args.quick else None)
     _process(settings, names, args.workers, clock)
 
-    from cli.demo_scores import accuracy_lines, heldout_accuracy, labeler_accuracy
+    from cli.demo_scores import accuracy_lines, labeler_accuracy, recordings_accuracy
 
     since = time.perf_counter()
     accuracy = labeler_accuracy(settings, names)
     print("\n".join(accuracy_lines(accuracy)))
-    clock.done("labeler accuracy", since)
-    since = time.perf_counter()
-    print("labeling the held-out recordings (other apps and recorder; recorded once, then cached) ...", flush=True)
-    heldout = heldout_accuracy(settings, args.quick)
-    print("\n".join(accuracy_lines(heldout)))
-    clock.done("labeler accuracy, held-out", since)
+    clock.done("labeler accuracy, sandbox", since)
+    accuracies = [accuracy]
+    for style, what in (("heldout", "held-out styles (tuned on)"), ("untouched", "untouched style (not tuned on)")):
+        since = time.perf_counter()
+        print(f"labeling the {what} recordings (other apps and recorders; recorded once, then cached) ...", flush=True)
+        accuracies.append(recordings_accuracy(settings, style, args.quick))
+        print("\n".join(accuracy_lines(accuracies[-1])))
+        clock.done(f"labeler accuracy, {style}", since)
 
     results = [_run(settings, names, label, selection, folder, args, clock) for label, selection, folder in RUNS]
-    _final_report([accuracy, heldout], results, clock)
+    _final_report(accuracies, results, clock)
     return 0
 
 

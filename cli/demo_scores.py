@@ -12,9 +12,15 @@ from processing.records import LabeledAction
 from settings import Settings
 
 
-OWN = "on its own recordings (sandbox tutorials, tuned on)"
-HELD_OUT = "on recordings it was not tuned on (held-out apps)"
-QUICK_HELD_OUT = ("tracker-new-task", "recipes-search", "settings-password")  # one per app
+OWN = "on the sandbox tutorials (tuned on)"
+HELD_OUT = "on the held-out styles (other apps and recorder; tuned on)"
+UNTOUCHED = "on recordings it was not tuned on (untouched style: three more apps, 10 fps capture)"
+# One recording per app for --quick.
+QUICK = {
+    "heldout": ("tracker-new-task", "recipes-search", "settings-password"),
+    "untouched": ("trips-search", "handbook-find", "inbox-search"),
+}
+TITLES = {"heldout": HELD_OUT, "untouched": UNTOUCHED}
 
 
 @dataclass
@@ -42,18 +48,21 @@ def labeler_accuracy(settings: Settings, names: list[str]) -> LabelerAccuracy:
     return LabelerAccuracy(total, scored, missing)
 
 
-def heldout_accuracy(settings: Settings, quick: bool) -> LabelerAccuracy:
-    """The OCR labeler, with the same settings, on the held-out recordings (made once, then cached)."""
-    from processing.labeler_heldout.recorder import record_all
+def recordings_accuracy(settings: Settings, style: str, quick: bool) -> LabelerAccuracy:
+    """The OCR labeler, with the same settings, on the `heldout` or `untouched` recordings (made once, then cached)."""
     from processing.ocr_labeler.labeler import OcrLabeler
 
+    if style == "heldout":
+        from tasks.labeler_recordings.heldout.recorder import record_all
+    else:
+        from tasks.labeler_recordings.untouched.recorder import record_all
     knobs = settings.processing.ocr_labeler
     total, scored = AccuracyReport.empty(), 0
-    for recording in record_all(settings, only=list(QUICK_HELD_OUT) if quick else None):
+    for recording in record_all(settings, only=list(QUICK[style]) if quick else None):
         predicted = OcrLabeler().label(recording.video, [], knobs)
         total = total.add(score_actions(predicted, ground_truth_actions(recording.actions), knobs.score_tolerance_s))
         scored += 1
-    return LabelerAccuracy(total, scored, [], HELD_OUT)
+    return LabelerAccuracy(total, scored, [], TITLES[style])
 
 
 def accuracy_lines(accuracy: LabelerAccuracy) -> list[str]:

@@ -191,11 +191,18 @@ class OcrLabelerSettings:
     page_change_fraction: float = 0.15
     # Typing is over after this long without new ink in the field.
     typing_quiet_s: float = 1.0
-    # Enter pressed within this long after the last key is part of the typing, as a person describes it.
-    enter_pause_s: float = 2.0
+    # Enter pressed within this long after the last key is part of the typing, as a person describes it;
+    # later it is a `press` of its own (the method's labeling rules list keys as actions).
+    enter_pause_s: float = 0.5
+    # A click into a field this long or more before the first key is a `click` of its own before the `type`
+    # (a person clicks, pauses, then types); sooner, click and typing are one `type`.
+    click_before_typing_s: float = 0.8
     # A pointer resting this long, without clicking, on something that reacted to it (an underline,
     # a tint) is a hover; shorter rests are a hand on its way.
     hover_dwell_s: float = 1.0
+    # What a hover opened must be at least this tall (pixels at 1280 wide) to be an action: a menu or a
+    # pop-up, as the labeling rules say; a tint, an underline or a row's own buttons shown are not.
+    hover_layer_px: int = 60
     # How far (pixels, at 1280 wide) from the pointer tip a text may be and still name the target.
     target_radius_px: int = 60
     # OCR lines read with a lower confidence are ignored.

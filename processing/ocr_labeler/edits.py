@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,8 +32,38 @@ class _Open:
     def __init__(self, click: int, box: Box, facts: FrameFacts, typed: bool) -> None:
         self.click, self.box, self.first_box = click, box, box
         self.first_s = self.last_s = self.typed_s = facts.time_s
+        self.first_typed_s = facts.time_s if typed else None
         self.frames, self.field_frames = 1, int(typed)
         self.last_typed_index = facts.index
+
+    @classmethod
+    def typed_before(cls, click: int, focus: KeyboardFocus) -> _Open:
+        """An edit whose first letters were seen before its field was known (typing after Tab)."""
+        opened = cls.__new__(cls)
+        opened.click, opened.box, opened.first_box = click, focus.boxes[0], focus.boxes[0]
+        for box in focus.boxes[1:]:
+            opened.box = union(opened.box, box)
+        opened.first_s, opened.first_typed_s = focus.first_s, focus.first_s
+        opened.last_s = opened.typed_s = focus.last_s
+        opened.frames = opened.field_frames = len(focus.boxes)
+        opened.last_typed_index = focus.last_index
+        return opened
+
+
+KEYS_ROW_PX = 14  # typed letters in another field: the ink's rows agree this closely from frame to frame
+KEYS_STEP_S = 0.7  # and each frame's new letters come this soon after the last
+
+
+@dataclass
+class KeyboardFocus:
+    """Letters appearing, one frame after another, in a field the last click did not touch (Tab moved there)."""
+
+    first_index: int  # the frame of the first letters
+    first_s: float
+    point: tuple[float, float]  # where the first letters appeared
+    boxes: list[Box]
+    last_s: float
+    last_index: int
 
 
 class EditWatch:
@@ -53,11 +84,54 @@ class EditWatch:
         self._click_number = -1
         self._click_image: np.ndarray | None = None  # the pointer-free screen before the click
         self._open: _Open | None = None
+        self._stray: KeyboardFocus | None = None
 
-    def clicked(self, number: int, click: ClickView, image: np.ndarray) -> None:
-        """A new click: what was being edited is over."""
+    def clicked(self, number: int, click: ClickView, image: np.ndarray, focus: KeyboardFocus | None = None) -> None:
+        """A new click: what was being edited is over. With `focus`, the letters already seen are its first edit."""
         self.close("click")
         self._click, self._click_number, self._click_image = click, number, image
+        self._stray = None
+        if focus is not None:
+            self._open = _Open.typed_before(number, focus)
+
+    def keyboard_focus(self, facts: FrameFacts) -> KeyboardFocus | None:
+        """Typed letters somewhere the last click's field is not, far from the pointer, growing to the right.
+
+        Three frames of typing-sized ink on one row, each reaching further right than the
+        last, each within `KEYS_STEP_S` of the one before: text typed after the keyboard
+        moved the focus (Tab). A spinner turns in place and a toast shows at once, so
+        neither grows like this.
+        """
+        if facts.page or facts.shift is not None:
+            self._stray = None
+            return None
+        s = self.scale
+        field = grow(self._click.field, 4) if self._click is not None else None
+        candidates = []
+        for box in facts.content:
+            small = box[2] - box[0] <= TYPED_INK[0] * s and box[3] - box[1] <= TYPED_INK[1] * s
+            if not small or (field is not None and overlaps(box, field)):
+                continue
+            if facts.pointer is not None and overlaps(box, grow(box_around(facts.pointer, 0, 0, 1, 1), int(HOVER_REACH * s))):
+                continue
+            candidates.append(box)
+        stray = self._stray
+        if stray is not None and facts.time_s - stray.last_s > KEYS_STEP_S:
+            stray = self._stray = None
+        for box in candidates:
+            if stray is None:
+                centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+                self._stray = KeyboardFocus(facts.index, facts.time_s, centre, [box], facts.time_s, facts.index)
+                return None
+            last = stray.boxes[-1]
+            if abs((box[1] + box[3]) / 2 - (last[1] + last[3]) / 2) <= KEYS_ROW_PX * s and box[2] > last[2] + 2:
+                stray.boxes.append(box)
+                stray.last_s, stray.last_index = facts.time_s, facts.index
+                if len(stray.boxes) >= 3:
+                    self._stray = None
+                    return stray
+                return None
+        return None
 
     def follow(self, facts: FrameFacts, page: bool) -> None:
         if page or facts.shift is not None:
@@ -75,6 +149,8 @@ class EditWatch:
                 current.last_s = facts.time_s
                 current.frames += 1
                 if typed:
+                    if current.first_typed_s is None:
+                        current.first_typed_s = facts.time_s
                     current.field_frames += 1
                     current.typed_s, current.last_typed_index = facts.time_s, facts.index
         elif current is not None and facts.time_s - current.last_s >= self.settings.typing_quiet_s:
@@ -85,7 +161,7 @@ class EditWatch:
         if current is None:
             return
         edit = Edit(current.click, current.box, current.first_box, current.first_s, current.last_s, current.frames,
-                    current.field_frames, current.typed_s, reason)  # fmt: skip
+                    current.field_frames, current.typed_s, reason, first_typed_s=current.first_typed_s)  # fmt: skip
         self.edits.append(edit)
         last = self.frame_at(current.last_typed_index)
         if edit.field_frames and self._click is not None and self._click_image is not None and last is not None:

@@ -91,6 +91,7 @@ class Edit:
     ended_by: str  # "quiet", "page", "scroll", "click" or "end"
     before: Picture | None = None  # the field before the click and after the last ink (when typed into)
     after: Picture | None = None
+    first_typed_s: float | None = None  # the first typing-sized ink in the field
 
 
 @dataclass

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from processing.ocr_labeler.changes import CELL, Change, frame_change
-from processing.ocr_labeler.edits import EditWatch
+from processing.ocr_labeler.edits import EditWatch, KeyboardFocus
 from processing.ocr_labeler.frames import Box, Frame, FrameBuffer, box_around, clip_box, grow, overlaps, stream, union
 from processing.ocr_labeler.naming import find_control
 from processing.ocr_labeler.observation import ClickView, FrameFacts, Observation, Picture
@@ -102,6 +102,9 @@ class Observer:
         elif self._dwell_click(facts, page):
             self._click(frame.index, frame.time_s, previous, hit, "dwell")
         self.edits.follow(facts, page)  # what a click shows at once (an opened list) is already its edit
+        focus = self.edits.keyboard_focus(facts)
+        if focus is not None:
+            self._keys(focus)
         if not ring:
             self.rests.follow(frame, facts, self.facts[-2], hit)
 
@@ -138,7 +141,10 @@ class Observer:
             return False
         if self._rest_since is None:
             self._rest_since = facts.time_s
-        if self._dwell_used or facts.time_s - self._rest_since < DWELL_S or facts.shift is not None:
+        # A new page needs no rest first: the hand that clicked stopped only for the press, and at a low
+        # capture rate that may be a single frame.
+        rested = facts.time_s - self._rest_since >= DWELL_S or page
+        if self._dwell_used or not rested or facts.shift is not None:
             return False
         reach = box_around(facts.pointer, *self._px(DWELL_REACH))
         if page or any(overlaps(box, reach) for box in facts.content):
@@ -156,6 +162,18 @@ class Observer:
         click = ClickView(index, time_s, hit.point, evidence, picture, control)
         self.clicks.append(click)
         self.edits.clicked(len(self.clicks) - 1, click, image)
+
+    def _keys(self, focus: KeyboardFocus) -> None:
+        """Typing moved to another field by the keyboard: a click-like view of that field, from before its letters."""
+        before = self.buffer.get(focus.first_index - 1)
+        if before is None:
+            return
+        spot = PointerHit(focus.point[0], focus.point[1], 0.0, -1)
+        image = self._unpointed(before)
+        picture, control = self._view(image, spot)
+        click = ClickView(focus.first_index, focus.first_s, spot.point, "keys", picture, control)
+        self.clicks.append(click)
+        self.edits.clicked(len(self.clicks) - 1, click, image, focus)
 
     def _view(self, image: np.ndarray, hit: PointerHit) -> tuple[Picture, Box | None]:
         """The picture kept around the tip (rows around it, lines near it to be read), and the control it is in."""

@@ -24,8 +24,8 @@ import cv2
 import numpy as np
 
 from foundation.errors import UserError
-from processing.labeler_heldout import apps, pointer_art, scripts
-from processing.labeler_heldout.scripts import Script
+from tasks.labeler_recordings.heldout import apps, pointer_art, scripts
+from tasks.labeler_recordings.heldout.scripts import Script
 from settings import Settings
 from tasks.sandbox.tutorials.ground_truth import ActionRecord, TutorialRecord
 
@@ -292,5 +292,100 @@ def _play(take: _Take, step: tuple, index: int) -> None:
         record.end_s = take.t
         record.scroll_after = take.page.evaluate("window.scrollY")
         take.actions.append(record)
+    elif kind == "field":  # a click into a field, logged as a click of its own
+        _, selector, label = step
+        box = take.box(selector)
+        take.move(*take.aim(box, text_start=True))
+        take.hold(rng.uniform(0.25, 0.5))
+        record = ActionRecord("click", label, "textbox", "", take.t, take.t + 0.3, index, cursor=[take.x, take.y],
+                              box=list(box))  # fmt: skip
+        take.press_mouse()
+        take.live(0.4)
+        take.actions.append(record)
+        take.hold(rng.uniform(0.3, 0.7))
+    elif kind == "keys":  # typing into the focused field, after a click or Tab logged on its own
+        _, label, text = step
+        take.hold(rng.uniform(0.2, 0.5))
+        record = ActionRecord("type", label, "textbox", text, take.t, take.t, index, cursor=[take.x, take.y])
+        for char in text:
+            take.page.keyboard.type(char)
+            take.screen = take._shot()
+            take.hold(rng.uniform(0.07, 0.22))
+        record.end_s = take.t
+        take.actions.append(record)
+        take.hold(rng.uniform(0.3, 0.6))
+    elif kind == "press":
+        key = step[1]
+        take.hold(rng.uniform(0.3, 0.6))
+        record = ActionRecord("press", "", "", key, take.t, take.t + 0.3, index, cursor=[take.x, take.y])
+        take.page.keyboard.press(key)
+        take.live(0.8)
+        take.actions.append(record)
+    elif kind == "hover":  # the pointer rests on something that reacts; no action
+        box = take.box(step[1])
+        take.move(*take.aim(box))
+        take.page.mouse.move(take.x, take.y)
+        take.screen = take._shot()
+        take.hold(rng.uniform(1.0, 1.6))
+    elif kind in ("menu_keys", "menu_list"):
+        _play_menu(take, step, index)
     else:
         raise UserError(f"held-out script step {step!r}: unknown kind {kind!r}")
+
+
+# A native menu's list, drawn into the page (a headless browser shows none): grey rows, a dark border.
+_OPEN_LIST = """(el) => {
+  const r = el.getBoundingClientRect(), list = document.createElement('div');
+  list.id = '__list';
+  list.style.cssText = `position:absolute;left:${r.left + scrollX}px;top:${r.bottom + scrollY}px;width:${r.width}px;
+    background:#fff;border:1px solid #333;font-size:16px;z-index:50`;
+  [...el.options].forEach((o, i) => {
+    const row = document.createElement('div');
+    row.textContent = o.text; row.style.padding = '5px 10px';
+    if (i === el.selectedIndex) row.style.background = '#d0d7e5';
+    list.appendChild(row);
+  });
+  document.body.appendChild(list);
+}"""
+_PICK = """([el, i]) => { document.getElementById('__list')?.remove(); el.selectedIndex = i;
+  el.dispatchEvent(new Event('change', {bubbles: true})); }"""
+_MARK_ROW = """(i) => { const rows = document.querySelectorAll('#__list > div');
+  rows.forEach((row, n) => row.style.background = n === i ? '#d0d7e5' : '#fff'); }"""
+
+
+def _play_menu(take: _Take, step: tuple, index: int) -> None:
+    """A native menu: clicked, then the option chosen with the arrow keys or from the opened list; one select."""
+    kind, selector, name, option = step
+    rng, page = take.rng, take.page
+    element = page.locator(selector).first
+    box = take.box(selector)
+    options = element.evaluate("el => [...el.options].map(o => o.text)")
+    wanted = options.index(option)
+    take.move(*take.aim(box))
+    take.hold(rng.uniform(0.25, 0.5))
+    record = ActionRecord("select", name, "combobox", option, take.t, take.t, index, cursor=[take.x, take.y],
+                          box=list(box))  # fmt: skip
+    take.clicks.append((take.t, take.x, take.y))
+    element.focus()
+    if kind == "menu_keys":
+        take.screen = take._shot()
+        take.hold(rng.uniform(0.4, 0.7))
+        for position in range(element.evaluate("el => el.selectedIndex") + 1, wanted + 1):
+            page.evaluate(_PICK, [element.element_handle(), position])
+            take.screen = take._shot()
+            take.hold(rng.uniform(0.35, 0.6))
+    else:
+        element.evaluate(_OPEN_LIST)
+        take.screen = take._shot()
+        take.hold(rng.uniform(0.4, 0.7))
+        row = page.locator("#__list > div").nth(wanted).bounding_box()
+        take.move(row["x"] + row["width"] * rng.uniform(0.2, 0.5), row["y"] + row["height"] / 2)
+        page.evaluate(_MARK_ROW, wanted)
+        take.screen = take._shot()
+        take.hold(rng.uniform(0.3, 0.5))
+        take.clicks.append((take.t, take.x, take.y))
+        page.evaluate(_PICK, [element.element_handle(), wanted])
+        take.screen = take._shot()
+    record.end_s = take.t
+    take.actions.append(record)
+    take.hold(rng.uniform(0.4, 0.8))

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from processing.labeler_heldout.recorder import FPS, record_all
+from tasks.labeler_recordings.heldout.recorder import FPS, record_all
 from processing.labeling_accuracy import ground_truth_actions, names_agree, score_actions
 from processing.ocr_labeler.labeler import OcrLabeler
 

@@ -2,7 +2,11 @@
 
 Steps: ("click", selector, name), ("type", selector, label, text[, enter]) (clicks the field,
 types each character, then presses Enter when `enter`: one "type" action, as the sandbox
-logs it), ("scroll", pixels), ("wander",), ("pause", seconds).
+logs it), ("scroll", pixels), ("wander",), ("pause", seconds); and, as people also work:
+("field", selector, label) a click into a field (a click action), ("keys", label, text) typing
+into the focused field, ("press", key) a key of its own ("Control+A", "Enter", "Escape", "Tab"),
+("menu_keys" | "menu_list", selector, name, option) a native menu chosen by the arrow keys or
+from its opened list (one select), ("hover", selector) a rest that changes the page (no action).
 `name` and `label` are what a person would call the element: the ground-truth target.
 Each script has its own pointer theme and click effect, so the set covers all of them.
 """
@@ -55,4 +59,19 @@ SCRIPTS = (
         ("click", "text=Notifications", "Notifications"), ("pause", 0.8),
         ("click", ".row:nth-child(3) button", "Turn off"), ("scroll", 300),
         ("click", ".row:nth-child(8) button", "Turn off"), ("pause", 1.0), ("scroll", -300))),
+    Script("settings-language", "settings", "classic", "dot", (
+        ("field", "#name", "Display name"), ("press", "Control+A"), ("keys", "Display name", "Sam Lee-Park"),
+        ("menu_keys", "#lang", "Language", "Español"), ("hover", ".tabs a:nth-child(2)"),
+        ("menu_list", "#zone", "Time zone", "Europe/Lisbon"), ("wander",),
+        ("click", "text=Save changes", "Save changes"), ("pause", 1.5))),
+    Script("tracker-priority", "tracker", "dark", "none", (
+        ("click", "text=New task", "New task"), ("field", "#title", "Task title"), ("keys", "Task title", "Order badges"),
+        ("press", "Tab"), ("keys", "Assignee", "Omar"), ("menu_list", "#prio", "Priority", "High"),
+        ("click", "#create", "Create task"), ("pause", 1.2), ("hover", ".tabs a:nth-child(3)"),
+        ("field", "#q", "Search tasks"), ("keys", "Search tasks", "badges"), ("press", "Enter"), ("pause", 1.0),
+        ("click", "text=New task", "New task"), ("press", "Escape"), ("pause", 1.0))),
+    Script("recipes-keys", "recipes", "shadowed", "ripple", (
+        ("field", "#q", "Find a recipe"), ("keys", "Find a recipe", "soup"), ("press", "Enter"), ("pause", 1.2),
+        ("hover", ".row:nth-of-type(1) a"), ("wander",), ("field", "#q", "Find a recipe"), ("press", "Control+A"),
+        ("keys", "Find a recipe", "curry"), ("click", "button:has-text('Search')", "Search"), ("pause", 1.2))),
 )
