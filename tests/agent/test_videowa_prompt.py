@@ -47,7 +47,7 @@ def _checkout(root: Path) -> Path:
     return path
 
 
-def test_a_missing_prompt_file_is_one_clear_line(tmp_path) -> None:
+def test_a_missing_prompt_file_is_one_clear_line(sandbox, tmp_path) -> None:
     with pytest.raises(UserError, match=r"agent.videowa_prompt_file: .*nope.json does not exist; point it at"):
         load_reference_prompt(str(tmp_path / "nope.json"))
     out = tmp_path / "run"
@@ -81,9 +81,10 @@ def test_the_checkout_prompt_file_makes_the_request(sandbox, test_settings, tmp_
     length = first.get("max_completion_tokens", first.get("max_tokens"))
     assert (first["temperature"], first["top_p"], length) == (1.0, 0.9, 4096)
     messages = first["messages"]
-    assert messages[0] == {"role": "system", "content": [{"type": "text", "text": INTRO}]}
+    # A message of text parts only goes as one string (model_access joins them; llama.cpp refuses the list).
+    assert messages[0] == {"role": "system", "content": INTRO}
     assert [m.get("name") for m in messages[1:3]] == ["example_user", "example_assistant"]
-    assert messages[1]["content"][0]["text"] == EXAMPLE_PAGE and messages[2]["content"][0]["text"] == EXAMPLE_REPLY
+    assert messages[1]["content"][0]["text"] == EXAMPLE_PAGE and messages[2]["content"] == EXAMPLE_REPLY
     assert requests[0].images[0] == "png"  # the example's screenshot, read from the checkout
     current = messages[3]["content"][0]["text"]
     assert current.startswith("OBSERVATION:\n[") and "URL: http://onestopmarket.com" in current
