@@ -3,9 +3,9 @@
 A base agent plays one step at a time and can be given, at each step, material to
 show before the task: the method's demonstration, or a baseline's video frames,
 summary or transcript. Any object with `prompt_parts(visual: bool, image_max_side:
-int) -> list[content part]` (OpenAI content parts; `agent.demonstration.Demonstration`
+int) -> list[content part]` (OpenAI content parts; `agent.videos.demonstration.Demonstration`
 is one) works; the agent puts its parts first in the user message. Policies built on
-a base agent (`agent.video_policy.VideoPolicy`, the VideoWA baselines) use only:
+a base agent (`agent.method.policy.VideoPolicy`, the VideoWA baselines) use only:
 
     base = make_base_agent(settings, client)     # "agentoccam" (default) or "react"
     base.attach_environment(env); base.reset(task)
@@ -53,11 +53,11 @@ class BaseAgent(Protocol):
 def make_base_agent(settings: Settings, client: ModelClient | None = None) -> BaseAgent:
     name = settings.agent.base_agent
     if name == "agentoccam":
-        from agent.agentoccam.agent import AgentOccamAgent
+        from agent.base.agentoccam.agent import AgentOccamAgent
 
         return AgentOccamAgent(settings, client)
     if name == "react":
-        from agent.base_policy import BasePolicy
+        from agent.base.react import BasePolicy
 
         return BasePolicy(settings, client)
     raise UserError(f"agent.base_agent is {name!r}; set it to one of: {', '.join(BASE_AGENTS)}")

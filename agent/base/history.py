@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agent.templates import render
+from agent.base.templates import render
 
 # Long reasoning is cut in the history: the point is the thread of the episode, not every word.
 REASONING_CHARS = 400

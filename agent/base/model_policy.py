@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.demonstration import Demonstration
+from agent.base.agent import PromptMaterial
 from evaluation.observation import Observation
 from evaluation.policy import PolicyStep
 from model_access.client import ModelClient
@@ -32,10 +32,10 @@ class ModelPolicy:
 
     # ---- the hooks a base agent writes ----
 
-    def step(self, observation: Observation, demonstration: Demonstration | None) -> PolicyStep:
+    def step(self, observation: Observation, demonstration: PromptMaterial | None) -> PolicyStep:
         raise NotImplementedError
 
-    def ask_intermediate(self, question: str, shown: list[Demonstration]) -> str | None:
+    def ask_intermediate(self, question: str, shown: list[PromptMaterial]) -> str | None:
         raise NotImplementedError
 
     # ---- the Policy protocol ----

@@ -1,5 +1,5 @@
 """The generic ReAct web policy (`--policy react`, or `agent.base_agent=react`): tree plus screenshot in,
-one reasoned action out (no videos). The default base agent is AgentOccam (agent/agentoccam).
+one reasoned action out (no videos). The default base agent is AgentOccam (agent/base/agentoccam).
 
 Each step sends the `policy` model role a system prompt (the role, the observation
 format, the action space and the rules) and one user message: the demonstration or
@@ -19,13 +19,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agent.demonstration import Demonstration
-from agent.history import History
-from agent.model_policy import POLICY_ROLE, ModelPolicy
-from agent.replies import read_reply
-from agent.templates import block, render
-from agent.video_question import answer_of
-from agent.videowa_prompt import ReferenceUrls, load_reference_prompt, previous_action_text, reference_messages
+from agent.base.agent import PromptMaterial
+from agent.base.history import History
+from agent.base.model_policy import POLICY_ROLE, ModelPolicy
+from agent.base.replies import answer_of, read_reply
+from agent.base.task_images import images_of, task_image_parts
+from agent.base.templates import block, render
+from agent.base.videowa_prompt import ReferenceUrls, load_reference_prompt, previous_action_text, reference_messages
 from evaluation.observation import Observation, tab_header
 from evaluation.policy import PolicyStep
 from evaluation.videowa_actions import reply_parser
@@ -33,7 +33,6 @@ from model_access.client import ModelClient
 from model_access.messages import Message, count_images, image_part, system_message
 from settings import Settings
 from tasks.placeholders import PlaceholderValues
-from agent.task_images import images_of, task_image_parts
 
 POLICY_STAGE = "policy"
 INTERMEDIATE_STAGE = "intermediate"
@@ -63,7 +62,7 @@ class BasePolicy(ModelPolicy):
 
     # ---- one step ----
 
-    def step(self, observation: Observation, demonstration: Demonstration | None) -> PolicyStep:
+    def step(self, observation: Observation, demonstration: PromptMaterial | None) -> PolicyStep:
         """Ask the policy model for the next action, with `demonstration` (if any) in its context."""
         self.history.learn_outcomes(self.env)
         self.last_observation = observation
@@ -95,7 +94,7 @@ class BasePolicy(ModelPolicy):
             self.reference_prompt, fields, screenshot, task_image_parts(self.task_images), demonstration
         )
 
-    def messages(self, observation: Observation, demonstration: Demonstration | None) -> list[Message]:
+    def messages(self, observation: Observation, demonstration: PromptMaterial | None) -> list[Message]:
         agent = self.settings.agent
         parts: list[dict[str, Any]] = []
         if demonstration is not None:
@@ -137,7 +136,7 @@ class BasePolicy(ModelPolicy):
 
     # ---- the factual-retention question ----
 
-    def ask_intermediate(self, question: str, shown: list[Demonstration]) -> str | None:
+    def ask_intermediate(self, question: str, shown: list[PromptMaterial]) -> str | None:
         """Ask the question once, with the material shown during the episode and the page it ended on."""
         agent = self.settings.agent
         final = self._final_observation()

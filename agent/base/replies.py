@@ -1,4 +1,5 @@
-"""Splitting the policy's reply into its reasoning and its action, as the environment will read it."""
+"""Reading the policy model's replies: reasoning and action, as the environment will read them, and the
+scored part of an answer to the factual question (shared by the base agents and the video question)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from evaluation.actions import Action, ActionParseError, parse_action
-from model_access.replies import fenced_blocks, strip_thinking
+from model_access.replies import ReplyParseError, extract_code_block, fenced_blocks, strip_thinking
 
 
 @dataclass(frozen=True)
@@ -28,3 +29,15 @@ def read_reply(reply: str, parse: Callable[[str], Action] = parse_action) -> Pol
     except ActionParseError as exc:
         return PolicyReply(reasoning or text.strip(), action, exc.reason)
     return PolicyReply(reasoning, action, None)
+
+
+def answer_of(reply: str, scored: str) -> str:
+    """What of a reply to the factual question is scored (`video_context.intermediate_answer`)."""
+    if scored == "reply":  # VideoWA's runner matches the must-include phrases anywhere in the reply
+        return strip_thinking(reply).strip()
+    if scored != "fenced":
+        raise ValueError(f"video_context.intermediate_answer is {scored!r}; use 'fenced' or 'reply'")
+    try:
+        return extract_code_block(reply)
+    except ReplyParseError:
+        return strip_thinking(reply).strip()

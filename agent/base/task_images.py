@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.templates import block
+from agent.base.templates import block
 from model_access.messages import image_part
 from tasks.images import load_task_images
 from settings import Settings

@@ -1,8 +1,9 @@
-"""The agent's prompt templates: text files in `agent/prompts/` with `$name` placeholders.
+"""The base agents' prompt templates: text files in `agent/base/prompts/` with `$name` placeholders.
 
-Every word the policy and the selection send to a model lives in those files, so a
+Every word a policy sends to a model lives in a `prompts/` folder beside the code that
+sends it (each room of agent/ has its own and a `templates.py` like this one), so a
 prompt can be read and changed without reading code. A template is read once per
-process.
+process. `text_block` is shared: the rooms above build their blocks with it.
 """
 
 from __future__ import annotations

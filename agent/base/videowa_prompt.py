@@ -23,9 +23,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-from agent.video_context import FramesMaterial, SummaryMaterial
 from evaluation.actions import Action, ActionKind
 from foundation.errors import UserError
 from model_access.messages import Message, image_part, text_part
@@ -43,6 +42,22 @@ REAL_NAMES = {
     "GITLAB": "http://gitlab.com",
     "MAP": "http://openstreetmap.org",
 }
+
+
+@runtime_checkable
+class FramesShown(Protocol):
+    """What `--policy frames` shows (agent/videowa_baselines/material.py): frame image parts and the narration.
+    Matched by shape, so the base agent names no room above it."""
+
+    parts: list[dict[str, Any]]
+    transcript: str
+
+
+@runtime_checkable
+class SummaryShown(Protocol):
+    """What `--policy summary` shows: (video, summary) pairs."""
+
+    summaries: list[tuple[Any, str]]
 
 
 @dataclass(frozen=True)
@@ -153,13 +168,13 @@ def reference_messages(
     values = dict(fields)
     frames: list[dict[str, Any]] = []
     if prompt.wants_frames:
-        if not isinstance(material, FramesMaterial):
+        if not isinstance(material, FramesShown):
             raise UserError(f"{prompt.path.name} shows a video's frames: run it with --policy frames")
         frames = [part for part in material.parts if part.get("type") == "image_url"]
         values["video"] = " ".join(f"[FRAME{number}]" for number in range(1, len(frames) + 1))
         values["audio"] = material.transcript
     elif prompt.wants_summary:
-        if not isinstance(material, SummaryMaterial):
+        if not isinstance(material, SummaryShown):
             raise UserError(f"{prompt.path.name} shows a video's summary: run it with --policy summary")
         values["tutorial"] = "\n\n".join(summary for _, summary in material.summaries)
     elif material is not None:

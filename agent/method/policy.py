@@ -18,15 +18,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agent.base_agent import make_base_agent
-from agent.candidates import CandidateSource
-from agent.demonstration import TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcript
-from agent.modes import Mode, demonstration_mode
-from agent.selection import TwoStageSelector
-from agent.task_videos import TaskVideos, index_folder, open_index, task_videos
-from agent.video_context import VideoFrames, load_task_videos
-from agent.video_question import ask_about_videos
-from agent.whole_video import choose_whole_video
+from agent.base.agent import make_base_agent
+from agent.videos.candidates import CandidateSource
+from agent.videos.demonstration import TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcript
+from agent.videos.modes import Mode, demonstration_mode
+from agent.method.selection import TwoStageSelector
+from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
+from agent.videos.context import VideoFrames, load_task_videos
+from agent.videos.question import ask_about_videos
+from agent.method.whole_video import choose_whole_video
 from foundation.errors import UserError
 from evaluation.observation import Observation
 from evaluation.policy import PolicyStep
@@ -75,7 +75,7 @@ class VideoPolicy:
         self.shown: list[Demonstration] = []  # distinct demonstrations, the most recently shown last
         self.chosen: list[dict[str, Any]] = []  # per step: what was shown (the task record's list)
         self.note: str | None = None
-        self.intermediate: dict[str, Any] | None = None  # the factual question's record (agent/video_question.py)
+        self.intermediate: dict[str, Any] | None = None  # the factual question's record (agent/videos/question.py)
 
     # ---- the Policy protocol ----
 

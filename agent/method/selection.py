@@ -29,12 +29,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from agent.candidates import Candidate, CandidatePool, CandidateSource
-from agent.demonstration import CONTINUED, SELECTED, Demonstration, numbered_steps
-from agent.images import keyframe_data_url
-from agent.page import page_title, ranking_query
-from agent.selection_replies import read_choice, read_continuation, read_picks
-from agent.templates import block, render, text_block
+from agent.videos.candidates import Candidate, CandidatePool, CandidateSource
+from agent.videos.demonstration import CONTINUED, SELECTED, Demonstration, numbered_steps
+from agent.videos.images import keyframe_data_url
+from agent.videos.page import page_title, ranking_query
+from agent.method.selection_replies import read_choice, read_continuation, read_picks
+from agent.method.templates import block, render
+from agent.base.templates import text_block
 from evaluation.observation import Observation, tab_header
 from model_access.client import ModelClient
 from model_access.messages import Message, image_part

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.candidates import CandidateSource
-from agent.selection_replies import read_video
-from agent.templates import render
+from agent.videos.candidates import CandidateSource
+from agent.method.selection_replies import read_video
+from agent.method.templates import render
 from model_access.client import ModelClient
 from model_access.replies import ReplyParseError
 from processing.records import Trajectory

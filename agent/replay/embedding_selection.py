@@ -1,6 +1,6 @@
 """Model-free two-stage trajectory selection through the FAISS index (the replay baseline's selection).
 
-The same decisions as the method's selection (`agent.selection`), made with
+The same decisions as the method's selection (`agent.method.selection`), made with
 embeddings and the live page instead of a model:
 - continuation: the trajectory chosen before is kept while its next step still
   grounds on the current page (the caller checks the grounding and records it here);
@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from agent.candidates import CandidateSource
+from agent.videos.candidates import CandidateSource
 from processing.records import Trajectory
 from settings import Settings
 

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agent.replay_values import normalise
+from agent.replay.values import normalise
 from evaluation.ax_tree import INTERACTIVE_ROLES, TreeNode
 
 TEXT_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "textarea"})

@@ -6,15 +6,15 @@ Before each step a trajectory is chosen (`embedding_selection`: kept while its n
 step grounds, else chosen again from the task's videos), or, with
 `agent.trajectory_selection` off, the longest trajectory of the most relevant video
 is chosen once and followed, skipping steps that cannot be done. The next
-demonstrated action is then carried out on the live page (`replay_steps`):
-- its element is found by text similarity (`replay_grounding`), in view or in the
+demonstrated action is then carried out on the live page (`steps`):
+- its element is found by text similarity (`grounding`), in view or in the
   whole page; scrolls and hovers are not replayed (elements out of view are found
   in the whole page and scrolled to by the action itself);
 - values the demonstration used that the task does not name (a search term, a
   colour, a typed title, a product link, a forum) are replaced by the task's
-  (`replay_values`); a field that already holds text is cleared first;
+  (`values`); a field that already holds text is cleared first;
 - at the end of the trajectory, or when nothing grounds, it stops: with the answer
-  read off the page when the task asks a question (`replay_answers`), else empty.
+  read off the page when the task asks a question (`answers`), else empty.
 With `agent.use_videos` off there is nothing to follow: it stops at once and says so.
 
 Every step's `PolicyStep.info` records the selection decision, the demonstration
@@ -30,18 +30,18 @@ from typing import Any
 
 import numpy as np
 
-from agent.candidates import CandidateSource
-from agent.demonstration import CONTINUED as SHOWN_CONTINUED
-from agent.demonstration import SELECTED, WHOLE_VIDEO, Demonstration
-from agent.embedding_selection import EmbeddingSelector, FirstStep, ranking_text
-from agent.modes import Mode, demonstration_mode
-from agent.page import page_title
-from agent.replay_answers import is_question, read_answer
-from agent.replay_grounding import Grounder, PageView
-from agent.replay_steps import Plan, StepPlanner
-from agent.replay_values import intent_values
-from agent.task_videos import TaskVideos, index_folder, open_index, task_videos
-from agent.whole_video_by_embeddings import choose_by_embeddings
+from agent.videos.candidates import CandidateSource
+from agent.videos.demonstration import CONTINUED as SHOWN_CONTINUED
+from agent.videos.demonstration import SELECTED, WHOLE_VIDEO, Demonstration
+from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, ranking_text
+from agent.videos.modes import Mode, demonstration_mode
+from agent.videos.page import page_title
+from agent.replay.answers import is_question, read_answer
+from agent.replay.grounding import Grounder, PageView
+from agent.replay.steps import Plan, StepPlanner
+from agent.replay.values import intent_values
+from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
+from agent.replay.whole_video_by_embeddings import choose_by_embeddings
 from foundation.errors import UserError
 from evaluation.ax_tree import TreeNode
 from evaluation.observation import Observation

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
-from agent.replay_grounding import Grounder, Grounding, PageView, anchor_nodes, field_value, options_of
-from agent.replay_values import (
+from agent.replay.grounding import Grounder, Grounding, PageView, anchor_nodes, field_value, options_of
+from agent.replay.values import (
     IntentValue,
     Substitution,
     choose_option,

@@ -4,7 +4,7 @@ The most relevant of the task's videos is the one whose best-matching objective 
 title is closest to the task's intent (embedding cosine, through the index's FAISS
 search and its embedder); its longest trajectory stands for the whole video and is
 replayed. This is the model-free baseline's rule, kept as it was; the method's
-ablation (`agent/whole_video.py`) asks the model and shows every action of the video.
+ablation (`agent/method/whole_video.py`) asks the model and shows every action of the video.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from agent.candidates import CandidateSource
+from agent.videos.candidates import CandidateSource
 from processing.records import Trajectory
 
 STAGE = "whole_video"  # the embedding of video titles is counted under this ledger stage

@@ -2,7 +2,6 @@
 
     videos, reasons = load_task_videos(task, index, settings)     # files found through the trajectory index
     frames = VideoFrames(settings.video_context).sample(video)     # [(time_s, data URL)], decoded once
-    material = FramesMaterial(videos, frames_of, settings)         # prompt parts for the base agent's hook
 
 The index records each processed video's file and transcript (subtitles or speech
 recognition, processing/transcripts.py), so the baselines use the same videos the
@@ -18,7 +17,7 @@ from typing import Any
 
 import cv2
 
-from agent.templates import block
+from agent.videos.templates import block
 from foundation.errors import UserError
 from foundation.video_io import VideoError, iter_frames, probe
 from model_access.messages import image_part, rgb_from_bgr
@@ -115,24 +114,3 @@ def transcript_part(video: TaskVideo, chars: int) -> dict[str, Any]:
         return block("video_no_narration")
     text = video.transcript if len(video.transcript) <= chars else video.transcript[:chars].rstrip() + " [...]"
     return block("transcript", title=video.title, transcript=text)
-
-
-@dataclass
-class FramesMaterial:
-    """`--policy frames`: every video's frames and transcript, given with the task at every step."""
-
-    parts: list[dict[str, Any]]
-    transcript: str = ""  # the narration alone, for prompts that place it themselves (VideoWA's {audio})
-
-    def prompt_parts(self, visual: bool, image_max_side: int) -> list[dict[str, Any]]:
-        return self.parts
-
-
-@dataclass
-class SummaryMaterial:
-    """`--policy summary`: the task-conditioned summary of each video, given at every step."""
-
-    summaries: list[tuple[TaskVideo, str]]
-
-    def prompt_parts(self, visual: bool, image_max_side: int) -> list[dict[str, Any]]:
-        return [block("video_summary", title=video.title, summary=text) for video, text in self.summaries]

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.images import keyframe_data_url, report_thumbnail
-from agent.templates import block, render, text_block
+from agent.videos.images import keyframe_data_url, report_thumbnail
+from agent.videos.templates import block, render
+from agent.base.templates import text_block
 from model_access.messages import image_part
 from processing.records import LabeledAction, Trajectory
 

@@ -11,24 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.templates import block
-from agent.video_context import TaskVideo, VideoFrames, frame_parts
+from agent.base.replies import answer_of
+from agent.videos.context import TaskVideo, VideoFrames, frame_parts
+from agent.videos.templates import block
 from model_access.client import ModelClient
-from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 
 STAGE = "intermediate"
-
-
-def answer_of(reply: str, scored: str) -> str:
-    """What of a reply to the factual question is scored (`video_context.intermediate_answer`)."""
-    if scored == "reply":  # VideoWA's runner matches the must-include phrases anywhere in the reply
-        return strip_thinking(reply).strip()
-    if scored != "fenced":
-        raise ValueError(f"video_context.intermediate_answer is {scored!r}; use 'fenced' or 'reply'")
-    try:
-        return extract_code_block(reply)
-    except ReplyParseError:
-        return strip_thinking(reply).strip()
 
 
 def ask_about_videos(
@@ -40,7 +28,7 @@ def ask_about_videos(
     transcript_chars: int,
     scored: str = "fenced",
 ) -> tuple[str, dict[str, Any]]:
-    """(answer, record) of `question` asked over the frames and transcripts of `videos`; `scored` as in answer_of."""
+    """(answer, record) of `question` asked over the frames and transcripts of `videos`; `scored` as in base.replies.answer_of."""
     parts: list[dict[str, Any]] = []
     frame_times: dict[str, list[float]] = {}
     for video in videos:

@@ -16,18 +16,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agent.base_agent import make_base_agent
-from agent.task_videos import open_index
-from agent.templates import block
-from agent.video_context import (
-    FramesMaterial,
-    SummaryMaterial,
-    TaskVideo,
-    VideoFrames,
-    frame_parts,
-    load_task_videos,
-)
-from agent.video_question import ask_about_videos
+from agent.base.agent import make_base_agent
+from agent.videos.context import TaskVideo, VideoFrames, frame_parts, load_task_videos
+from agent.videos.question import ask_about_videos
+from agent.videos.task_videos import open_index
+from agent.videowa_baselines.material import FramesMaterial, SummaryMaterial
+from agent.videowa_baselines.templates import block
 from evaluation.observation import Observation
 from evaluation.policy import PolicyStep
 from foundation.errors import UserError

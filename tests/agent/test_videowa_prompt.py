@@ -14,7 +14,7 @@ from PIL import Image
 from cli.main import main
 from foundation.errors import UserError
 from model_access.scripted_server import ScriptedServer
-from agent.videowa_prompt import load_reference_prompt
+from agent.base.videowa_prompt import load_reference_prompt
 from tests.agent.world import chat_requests, record, run_command
 
 INTRO = "You steer a web browser for a user. Finish with the phrase below and one action in a fence."

@@ -33,18 +33,18 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from agent.agentoccam.commands import Command, offered, parse_commands
-from agent.agentoccam.plan import PlanError, PlanTree
-from agent.agentoccam.refine import RefinedPage, refine_tree, unrefined_page
-from agent.agentoccam.templates import block, render
-from agent.demonstration import Demonstration
-from agent.model_policy import POLICY_ROLE, ModelPolicy
-from agent.templates import block as agent_block
+from agent.base.agentoccam.commands import Command, offered, parse_commands
+from agent.base.agentoccam.plan import PlanError, PlanTree
+from agent.base.agentoccam.refine import RefinedPage, refine_tree, unrefined_page
+from agent.base.agentoccam.templates import block, render
+from agent.base.agent import PromptMaterial
+from agent.base.model_policy import POLICY_ROLE, ModelPolicy
+from agent.base.templates import block as agent_block
 from evaluation.actions import ActionParseError
 from evaluation.observation import Observation, tab_header
 from evaluation.policy import PolicyStep
 from model_access.client import ModelClient
-from agent.task_images import images_of, task_image_parts
+from agent.base.task_images import images_of, task_image_parts
 from model_access.messages import Message, count_images, image_part, system_message
 from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 from settings import Settings
@@ -129,7 +129,7 @@ class AgentOccamAgent(ModelPolicy):
 
     # ---- one step (the base-agent hook: `demonstration` is shown before the task) ----
 
-    def step(self, observation: Observation, demonstration: Demonstration | None) -> PolicyStep:
+    def step(self, observation: Observation, demonstration: PromptMaterial | None) -> PolicyStep:
         self._learn_outcomes()
         self.last_observation = observation
         if self.plans is None:
@@ -170,7 +170,7 @@ class AgentOccamAgent(ModelPolicy):
                 )
                 return self._step(replies, sections, planning, images, error=reason)
 
-    def _ask(self, observation: Observation, demonstration: Demonstration | None, replies: list[str]) -> _Asked:
+    def _ask(self, observation: Observation, demonstration: PromptMaterial | None, replies: list[str]) -> _Asked:
         """One reply with valid commands, re-asking at once (with a warning) while a command is invalid."""
         warning = ""
         reasks = 0
@@ -251,7 +251,7 @@ class AgentOccamAgent(ModelPolicy):
         )
 
     def messages(
-        self, observation: Observation, demonstration: Demonstration | None, warning: str = ""
+        self, observation: Observation, demonstration: PromptMaterial | None, warning: str = ""
     ) -> list[Message]:
         agent = self.settings.agent
         parts: list[dict[str, Any]] = []
@@ -327,7 +327,7 @@ class AgentOccamAgent(ModelPolicy):
 
     # ---- the factual-retention question ----
 
-    def ask_intermediate(self, question: str, shown: list[Demonstration]) -> str | None:
+    def ask_intermediate(self, question: str, shown: list[PromptMaterial]) -> str | None:
         agent = self.settings.agent
         final = self._final_observation()
         parts: list[dict[str, Any]] = []

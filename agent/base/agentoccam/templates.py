@@ -1,10 +1,10 @@
-"""The AgentOccam prompts: text files in `agent/agentoccam/prompts/` with `$name` placeholders."""
+"""The AgentOccam prompts: text files in `agent/base/agentoccam/prompts/` with `$name` placeholders."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from agent.templates import text_block
+from agent.base.templates import text_block
 from foundation.prompt_folder import PromptFolder
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
