@@ -11,7 +11,7 @@ from evaluation.policies import register_policy, register_run_options
 
 # The method: two-stage trajectory selection before every action, ablations by flag (docs/agent.md).
 register_policy("video", "agent.method.policy:build_video_policy", "the method, the default")
-# The base agent (agent.base.agent: AgentOccam by default) without any video material.
+# The base agent (the setting agent.base_agent: AgentOccam by default) without any video material.
 register_policy("base", "agent.base.agent:build_base_policy", "the base agent (agent.base_agent) without videos")
 # AgentOccam (refined whole-page tree, small action space, plan tree): the paper's base agent.
 register_policy("agentoccam", "agent.base.agentoccam.agent:build_agentoccam_policy", "AgentOccam, the paper's base agent")

@@ -1,4 +1,5 @@
-"""The method's prompts (trajectory selection, the whole-video choice): text files in `agent/method/prompts/` with `$name` placeholders."""
+"""The method's prompts (trajectory selection, the whole-video choice): text files in
+`agent/method/prompts/` with `$name` placeholders."""
 
 from __future__ import annotations
 

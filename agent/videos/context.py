@@ -1,4 +1,5 @@
-"""A task's tutorial videos as VideoWA's video agents see them: frames at 1 fps (at most 60) and the transcript.
+"""A task's tutorial videos as VideoWA sees them: frames at 1 fps (at most 60) and the transcript; read by the
+factual question every video policy asks and by VideoWA's baselines.
 
     videos, reasons = load_task_videos(task, index, settings)     # files found through the trajectory index
     frames = VideoFrames(settings.video_context).sample(video)     # [(time_s, data URL)], decoded once

@@ -28,7 +28,8 @@ def ask_about_videos(
     transcript_chars: int,
     scored: str = "fenced",
 ) -> tuple[str, dict[str, Any]]:
-    """(answer, record) of `question` asked over the frames and transcripts of `videos`; `scored` as in base.replies.answer_of."""
+    """(answer, record) of `question` asked over the frames and transcripts of `videos`;
+    `scored` as in agent.base.replies.answer_of."""
     parts: list[dict[str, Any]] = []
     frame_times: dict[str, list[float]] = {}
     for video in videos:

@@ -1,4 +1,5 @@
-"""The prompts of what is shown from a task's videos (demonstrations, frames, narration, the factual question): text files in `agent/videos/prompts/` with `$name` placeholders."""
+"""The prompts of what is shown from a task's videos (demonstrations, frames, narration, the factual
+question): text files in `agent/videos/prompts/` with `$name` placeholders."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The prompts of VideoWA's video baselines (the summary and its request): text files in `agent/videowa_baselines/prompts/` with `$name` placeholders."""
+"""The prompts of VideoWA's video baselines (the summary and its request): text files in
+`agent/videowa_baselines/prompts/` with `$name` placeholders."""
 
 from __future__ import annotations
 
