@@ -10,17 +10,29 @@ from agent.run_flags import add_agent_arguments, apply_agent_arguments
 from evaluation.policies import register_policy, register_run_options
 
 # The method: two-stage trajectory selection before every action, ablations by flag (docs/agent.md).
-register_policy("video", "agent.video_policy:build_video_policy", "the method, the default")
-# The base agent (agent.base_agent: AgentOccam by default) without any video material.
-register_policy("base", "agent.base_agent:build_base_policy", "the base agent (agent.base_agent) without videos")
+register_policy("video", "agent.method.policy:build_video_policy", "the method, the default")
+# The base agent (the setting agent.base_agent: AgentOccam by default) without any video material.
+register_policy("base", "agent.base.agent:build_base_policy", "the base agent (agent.base_agent) without videos")
 # AgentOccam (refined whole-page tree, small action space, plan tree): the paper's base agent.
-register_policy("agentoccam", "agent.agentoccam.agent:build_agentoccam_policy", "AgentOccam, the paper's base agent")
+register_policy(
+    "agentoccam",
+    "agent.base.agentoccam.agent:build_agentoccam_policy",
+    "AgentOccam, the paper's base agent",
+)
 # The generic ReAct policy: viewport tree, the full action space, one reasoned action per step.
-register_policy("react", "agent.base_policy:build_react_policy", "a generic ReAct policy on the viewport tree")
+register_policy("react", "agent.base.react:build_react_policy", "a generic ReAct policy on the viewport tree")
 # VideoWA's video agents on the same base agent: the video's frames (1 fps, at most 60) and transcript
-# at every step, or one task-conditioned summary of them (agent/video_baselines.py).
-register_policy("frames", "agent.video_baselines:build_frames_policy", "VideoWA baseline: video frames + transcript in context")
-register_policy("summary", "agent.video_baselines:build_summary_policy", "VideoWA baseline: a summary of the video in context")
+# at every step, or one task-conditioned summary of them (agent/videowa_baselines/policy.py).
+register_policy(
+    "frames",
+    "agent.videowa_baselines.policy:build_frames_policy",
+    "VideoWA baseline: video frames + transcript in context",
+)
+register_policy(
+    "summary",
+    "agent.videowa_baselines.policy:build_summary_policy",
+    "VideoWA baseline: a summary of the video in context",
+)
 # Model-free baseline: replays the demonstration embedding selection picks, grounded by text similarity.
-register_policy("replay", "agent.replay_policy:build_replay_policy", "the model-free baseline")
+register_policy("replay", "agent.replay.policy:build_replay_policy", "the model-free baseline")
 register_run_options(add_agent_arguments, apply_agent_arguments)

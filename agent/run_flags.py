@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agent.modes import demonstration_mode
+from agent.videos.modes import demonstration_mode
 from foundation.errors import UserError
 from settings import Settings
 

@@ -257,7 +257,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-# Ledger stages of the policy's own step call and of trajectory selection (agent/selection.py).
+# Ledger stages of the policy's own step call and of trajectory selection (agent/method/selection.py).
 POLICY_STAGE = "policy"
 SELECTION_PREFIX = "selection"
 _COST_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "images")

@@ -15,7 +15,7 @@ from typing import Any
 
 from evaluation.text_table import text_columns
 
-# The selection decision agent/selection.py records when a selection reply could not be read.
+# The selection decision agent/method/selection.py records when a selection reply could not be read.
 UNREADABLE_SELECTION = "unreadable_reply"
 COUNTS = ("unparseable_steps", "unreadable_selections", "truncated_replies", "timeouts", "context_overflows",
           "retries")  # fmt: skip

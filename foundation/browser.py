@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol, Sequence
 
 from foundation.errors import UserError
 
-if TYPE_CHECKING:  # the type only: the ground floor imports nothing above it when it runs
-    from settings.schema import BrowserSettings
+
+class ChromiumOptions(Protocol):
+    """What the launch reads (settings.schema.BrowserSettings has it); named here so the ground floor
+    refers to no floor above it, not even for types."""
+
+    executable_path: str
+    args: Sequence[str]
+    headless: bool
 
 
-def launch_chromium(playwright, settings: "BrowserSettings"):
+def launch_chromium(playwright, settings: ChromiumOptions):
     """Launch Debian's Chromium through Playwright; a missing binary is one clear line."""
     if not Path(settings.executable_path).exists():
         raise UserError(

@@ -12,10 +12,19 @@ import logging
 import re
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:  # the type only: the ground floor imports nothing above it when it runs
-    from settings.schema import Settings
+
+class _DownloadBounds(Protocol):
+    max_height: int
+    language: str
+
+
+class DownloadSettings(Protocol):
+    """What a download reads: `retrieval.max_height` and `retrieval.language` (settings.Settings has them);
+    named here so the ground floor refers to no floor above it, not even for types."""
+
+    retrieval: _DownloadBounds
 
 log = logging.getLogger(__name__)
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -33,7 +42,7 @@ _ERROR_KINDS = (
 )  # fmt: skip
 
 
-def ytdlp_options(settings: "Settings", outtmpl: str, *, subtitles: bool, label: str) -> dict[str, Any]:
+def ytdlp_options(settings: DownloadSettings, outtmpl: str, *, subtitles: bool, label: str) -> dict[str, Any]:
     """yt-dlp options shared by retrieval and the `urls` source of process-videos: a bounded height,
     mp4 where ffmpeg can merge, captions in the wanted language, quiet (errors come back as exceptions)."""
     height = int(settings.retrieval.max_height)
@@ -110,7 +119,7 @@ def video_id_for(info: dict) -> str:
     return f"{prefix}-{_UNSAFE.sub('_', str(info.get('id') or 'video'))}"
 
 
-def download_url(url: str, folder: Path, settings: "Settings") -> dict:
+def download_url(url: str, folder: Path, settings: DownloadSettings) -> dict:
     """Download one URL into `folder` as `<video id>.<ext>` with its subtitles; yt-dlp's exception on failure.
     Returns the video id, the file's path, and the title and description the site reported."""
     import yt_dlp

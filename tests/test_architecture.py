@@ -2,7 +2,9 @@
 
 Read from the source with `ast`: an `import` or `from ... import` of another package of
 the project must name one of the packages that package may stand on. Imports under
-`if TYPE_CHECKING:` are only for type hints and do not run, so they do not count.
+`if TYPE_CHECKING:` are only for type hints and do not run, so they do not count, except
+on the ground floor, which names nothing above it at all. The rooms inside `agent/` follow
+the same rule with their own table.
 """
 
 from __future__ import annotations
@@ -26,17 +28,28 @@ ALLOWED: dict[str, set[str]] = {
 }
 RULE = "imports go down the floors of docs/architecture.md"
 
+# room of agent/ -> the rooms it may import. The modules at agent/'s top (registration, run_flags) register
+# and configure every room, so they may import any; no room imports them. Keep in step with docs/architecture.md.
+AGENT_ROOMS: dict[str, set[str]] = {
+    "base": set(),
+    "videos": {"base"},
+    "method": {"base", "videos"},
+    "videowa_baselines": {"base", "videos"},
+    "replay": {"base", "videos"},
+}
+ROOM_RULE = "rooms inside agent/ import downwards (docs/architecture.md, the agent's rooms)"
+
 
 def _is_type_checking_block(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def imported_modules(tree: ast.AST) -> list[tuple[int, str]]:
-    """(line, module) of every absolute import that runs, skipping `if TYPE_CHECKING:` blocks."""
+def imported_modules(tree: ast.AST, type_only: bool = False) -> list[tuple[int, str]]:
+    """(line, module) of every absolute import that runs, skipping `if TYPE_CHECKING:` blocks unless `type_only`."""
     found: list[tuple[int, str]] = []
 
     def visit(node: ast.AST) -> None:
-        if _is_type_checking_block(node):
+        if _is_type_checking_block(node) and not type_only:
             for child in node.orelse:  # the else branch does run
                 visit(child)
             return
@@ -51,15 +64,23 @@ def imported_modules(tree: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
-def upward_imports(root: Path, allowed: dict[str, set[str]]) -> list[str]:
-    """Every import from one project package to another that the table does not allow, as 'file:line -> module'."""
+def upward_imports(root: Path, allowed: dict[str, set[str]], inside: str = "") -> list[str]:
+    """Every import from one package to another that the table does not allow, as 'file:line (package) imports
+    module'. With `inside` ("agent"), the table's names are the sub-packages of that package, and a module at
+    its top (agent.run_flags) counts as one more name no sub-package may import."""
+    prefix = f"{inside}." if inside else ""
+    folder = root / inside if inside else root
+    top_modules = {path.stem for path in folder.glob("*.py")} - {"__init__"} if inside else set()
     problems = []
     for package in sorted(allowed):
-        for path in sorted((root / package).rglob("*.py")):
+        for path in sorted((folder / package).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            for line, module in imported_modules(tree):
-                target = module.split(".")[0]
-                if target in allowed and target != package and target not in allowed[package]:
+            for line, module in imported_modules(tree, type_only=package == "foundation" and not inside):
+                if not module.startswith(prefix):
+                    continue
+                target = module[len(prefix) :].split(".")[0]
+                known = target in allowed or target in top_modules
+                if known and target != package and target not in allowed[package]:
                     problems.append(f"{path.relative_to(root)}:{line} ({package}) imports {module}")
     return problems
 
@@ -67,6 +88,36 @@ def upward_imports(root: Path, allowed: dict[str, set[str]]) -> list[str]:
 def test_every_import_between_packages_goes_down() -> None:
     problems = upward_imports(PROJECT_ROOT, ALLOWED)
     assert not problems, f"{RULE}; these go up or sideways:\n" + "\n".join(problems)
+
+
+def test_rooms_inside_agent_import_downwards() -> None:
+    problems = upward_imports(PROJECT_ROOT, AGENT_ROOMS, inside="agent")
+    assert not problems, f"{ROOM_RULE}; these go up or sideways:\n" + "\n".join(problems)
+
+
+def test_the_room_table_names_every_room_of_agent() -> None:
+    rooms = {path.parent.name for path in (PROJECT_ROOT / "agent").glob("*/__init__.py")}
+    assert rooms == set(AGENT_ROOMS), "a room of agent/ is missing from AGENT_ROOMS (or the table names a gone one)"
+
+
+def test_the_room_check_catches_a_room_that_imports_up(tmp_path: Path) -> None:
+    for room in ("base", "videos", "method"):
+        (tmp_path / "agent" / room).mkdir(parents=True)
+    (tmp_path / "agent" / "run_flags.py").write_text("")
+    (tmp_path / "agent" / "base" / "react.py").write_text(
+        "from agent.base.history import History\n"  # inside its own room: allowed
+        "from agent.videos.demonstration import Demonstration\n"  # up a room
+        "from evaluation.policy import PolicyStep\n"  # another package: the floors' table judges it
+    )
+    (tmp_path / "agent" / "method" / "policy.py").write_text(
+        "from agent.videos.candidates import CandidateSource\nfrom agent.base.agent import make_base_agent\n"
+    )
+    (tmp_path / "agent" / "videos" / "modes.py").write_text("from agent.run_flags import add_agent_arguments\n")
+    rooms = {"base": set(), "videos": {"base"}, "method": {"base", "videos"}}
+    assert upward_imports(tmp_path, rooms, inside="agent") == [
+        "agent/base/react.py:2 (base) imports agent.videos.demonstration",
+        "agent/videos/modes.py:1 (videos) imports agent.run_flags",
+    ]
 
 
 def test_the_table_names_every_package_folder() -> None:
@@ -82,16 +133,25 @@ def test_the_check_catches_an_import_that_goes_up(tmp_path: Path) -> None:
     (tmp_path / "foundation").mkdir()
     (tmp_path / "foundation" / "bad.py").write_text(
         "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from settings import Settings\n"  # type hints only: allowed
+        "if TYPE_CHECKING:\n    from settings import Settings\n"  # type hints only: still an arrow on the ground
         "def f():\n    from evaluation.runner import run\n"  # runs: goes up
     )
     (tmp_path / "evaluation").mkdir()
-    (tmp_path / "evaluation" / "ok.py").write_text("from foundation.errors import UserError\n")
+    (tmp_path / "evaluation" / "ok.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from foundation.errors import UserError\n"
+        "if TYPE_CHECKING:\n    from cli.main import main\n"  # type hints only, above the ground: not counted
+    )
     problems = upward_imports(tmp_path, {"foundation": set(), "settings": {"foundation"}, "evaluation": {"foundation"}})
-    assert problems == ["foundation/bad.py:5 (foundation) imports evaluation.runner"]
+    assert problems == [
+        "foundation/bad.py:3 (foundation) imports settings",
+        "foundation/bad.py:5 (foundation) imports evaluation.runner",
+    ]
 
 
 def test_architecture_doc_lists_the_same_floors() -> None:
     doc = (PROJECT_ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     for package in ALLOWED:
         assert f"`{package}/`" in doc, f"docs/architecture.md does not describe {package}/"
+    for room in AGENT_ROOMS:
+        assert f"`agent/{room}/`" in doc, f"docs/architecture.md does not describe the room agent/{room}/"

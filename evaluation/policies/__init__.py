@@ -9,7 +9,7 @@ factory `factory(settings, args) -> Policy` (args: the command line's namespace)
 imported only when that policy is chosen, so a heavy policy costs nothing to runs
 of the others. `--policy package.module:callable` runs one that is not registered.
 
-    register_policy("video", "agent.video_policy:build_video_policy", "the method")
+    register_policy("video", "agent.method.policy:build_video_policy", "the method")
     register_run_options(add_agent_arguments, apply_agent_arguments)
 """
 

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 import pytest
 
-from agent.agentoccam.agent import AgentOccamAgent
+from agent.base.agentoccam.agent import AgentOccamAgent
 from evaluation.environment import BrowserEnv
 from evaluation.task_runner import apply_policy_step
 from model_access.messages import prompt_text
@@ -323,7 +323,7 @@ def test_the_method_on_agentoccam_shows_the_demonstration_in_its_prompt(run_agen
 
 
 def test_refinement_merges_lone_texts_and_writes_tables_as_rows() -> None:
-    from agent.agentoccam.refine import refine_tree
+    from agent.base.agentoccam.refine import refine_tree
 
     tree = "\n".join([
         "[1] RootWebArea 'Orders'",
@@ -354,7 +354,7 @@ def test_refinement_merges_lone_texts_and_writes_tables_as_rows() -> None:
 def test_policy_names_and_the_base_agent_setting(tmp_path) -> None:
     from argparse import Namespace
 
-    from agent.base_policy import BasePolicy
+    from agent.base.react import BasePolicy
     from foundation.errors import UserError
     from evaluation.policies import build_policy
     from settings import load_settings
@@ -378,7 +378,7 @@ def test_policy_names_and_the_base_agent_setting(tmp_path) -> None:
 
 
 def test_reply_sections_are_read_in_the_forms_models_write_them() -> None:
-    from agent.agentoccam.agent import read_sections
+    from agent.base.agentoccam.agent import read_sections
 
     plain = read_sections(occam("type [15] [coffee] [1]", "Search for it.", "15, 3"))
     assert plain["ACTION"] == "type [15] [coffee] [1]"
@@ -390,7 +390,7 @@ def test_reply_sections_are_read_in_the_forms_models_write_them() -> None:
 
 
 def test_an_action_holds_several_commands_and_stop_tolerates_trailing_words() -> None:
-    from agent.agentoccam.commands import parse_commands
+    from agent.base.agentoccam.commands import parse_commands
     from evaluation.actions import ActionParseError
 
     allowed = ["click", "type", "stop", "note", "go_back", "branch", "prune"]
@@ -404,7 +404,7 @@ def test_an_action_holds_several_commands_and_stop_tolerates_trailing_words() ->
 
 
 def test_refinement_folds_options_drops_images_and_repeats_and_keeps_ids_as_agentoccam() -> None:
-    from agent.agentoccam.refine import refine_tree, unrefined_page
+    from agent.base.agentoccam.refine import refine_tree, unrefined_page
 
     tree = "\n".join([
         "[1] RootWebArea 'Shop'",
@@ -446,7 +446,7 @@ def test_refinement_folds_options_drops_images_and_repeats_and_keeps_ids_as_agen
 
 
 def test_prune_resumes_a_plan_with_its_notes_and_steps_reset_as_agentoccam() -> None:
-    from agent.agentoccam.plan import PlanTree
+    from agent.base.agentoccam.plan import PlanTree
 
     plans = PlanTree("Find the order total", "http://shop/")
     plans.record_step(1)

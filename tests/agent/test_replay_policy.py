@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from tests.agent.replay_helpers import ground_truth_index
 
-from agent.replay_grounding import Grounder, PageView, anchor_nodes
-from agent.replay_values import choose_option, choose_typed_value, intent_values
+from agent.replay.grounding import Grounder, PageView, anchor_nodes
+from agent.replay.values import choose_option, choose_typed_value, intent_values
 from evaluation.environment import BrowserEnv
 from evaluation.runner import RunSpec, run
 from model_access.embeddings import Embedder
@@ -180,7 +180,7 @@ def nodes(*items: tuple[str, str]) -> list:
 
 
 def test_answers_are_read_by_the_kind_of_question() -> None:
-    from agent.replay_answers import is_question, read_answer
+    from agent.replay.answers import is_question, read_answer
 
     order_page = nodes(
         ("heading", "Order # 000000024"), ("StaticText", "Subtotal"), ("StaticText", "$99.97"),

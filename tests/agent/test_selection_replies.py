@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.replies import read_reply
-from agent.selection_replies import read_choice, read_continuation, read_picks
+from agent.base.replies import read_reply
+from agent.method.selection_replies import read_choice, read_continuation, read_picks
 from model_access.replies import ReplyParseError
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from types import SimpleNamespace
 
-from agent.task_videos import open_index, task_videos
+from agent.videos.task_videos import open_index, task_videos
 
 
 def test_a_missing_index_is_announced_once_and_each_task_record_says_why(test_settings, tmp_path, capsys):

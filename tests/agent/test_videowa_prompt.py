@@ -14,7 +14,7 @@ from PIL import Image
 from cli.main import main
 from foundation.errors import UserError
 from model_access.scripted_server import ScriptedServer
-from agent.videowa_prompt import load_reference_prompt
+from agent.base.videowa_prompt import load_reference_prompt
 from tests.agent.world import chat_requests, record, run_command
 
 INTRO = "You steer a web browser for a user. Finish with the phrase below and one action in a fence."
@@ -93,3 +93,36 @@ def test_the_checkout_prompt_file_makes_the_request(sandbox, test_settings, tmp_
     assert messages[-1] == {"role": "user", "content": ANSWER_PHRASE}
     assert "PREVIOUS ACTION: scroll [down]" in bodies[1]["messages"][3]["content"][0]["text"]
     assert record(out, 1)["answer"] == "$13.49"
+
+
+def test_the_prompt_file_takes_the_material_of_its_own_baseline_and_refuses_any_other(tmp_path) -> None:
+    """The base agent tells frames from a summary by shape, without importing the baselines' room."""
+    from agent.base.videowa_prompt import reference_messages
+    from agent.videos.context import TaskVideo
+    from agent.videos.demonstration import SELECTED, Demonstration
+    from agent.videowa_baselines.material import FramesMaterial, SummaryMaterial
+
+    path = _checkout(tmp_path)
+    data = json.loads(path.read_text())
+    fields = {"objective": "buy a rake", "url": "http://onestopmarket.com", "observation": "[1] [A] [Rakes]",
+              "previous_action": "None"}  # fmt: skip
+    frame = {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,AAAA"}}
+    frames = FramesMaterial([{"type": "text", "text": "frame at 0 s"}, frame], transcript="Open the garden menu.")
+    summary = SummaryMaterial([(TaskVideo("v1", tmp_path / "v1.mp4", "Rakes", ""), "Open Garden, then Rakes.")])
+
+    data["template"] += "\nVIDEO: {video}\nAUDIO: {audio}"
+    path.write_text(json.dumps(data))
+    messages = reference_messages(load_reference_prompt(str(path)), fields, None, [], frames)
+    current = messages[-2]["content"]
+    assert "VIDEO: [FRAME1]\nAUDIO: Open the garden menu." in current[0]["text"]
+    assert current[-3:] == [{"type": "text", "text": "Video frames"}, {"type": "text", "text": "frame-0"}, frame]
+    for other in (summary, Demonstration(SELECTED), None):
+        with pytest.raises(UserError, match="run it with --policy frames"):
+            reference_messages(load_reference_prompt(str(path)), fields, None, [], other)
+
+    data["template"] = data["template"].split("\nVIDEO:")[0] + "\nTUTORIAL: {tutorial}"
+    path.write_text(json.dumps(data))
+    messages = reference_messages(load_reference_prompt(str(path)), fields, None, [], summary)
+    assert "TUTORIAL: Open Garden, then Rakes." in messages[-2]["content"][0]["text"]
+    with pytest.raises(UserError, match="run it with --policy summary"):
+        reference_messages(load_reference_prompt(str(path)), fields, None, [], frames)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent.candidates import CandidateSource
-from agent.whole_video import choose_whole_video
+from agent.videos.candidates import CandidateSource
+from agent.method.whole_video import choose_whole_video
 from model_access.client import ModelClient
 from model_access.scripted_server import ScriptedServer
 from processing.index import TrajectoryIndex
@@ -47,7 +47,7 @@ def test_an_unreadable_choice_means_no_demonstration_and_says_why(agent_index, t
 
 
 def test_the_replay_baseline_still_takes_the_closest_videos_longest_trajectory(agent_index, tmp_path) -> None:
-    from agent.whole_video_by_embeddings import choose_by_embeddings
+    from agent.replay.whole_video_by_embeddings import choose_by_embeddings
 
     with ScriptedServer({"default": "unused"}) as server:
         settings = embedding_settings(load_settings(), server.base_url)

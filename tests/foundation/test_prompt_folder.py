@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from agent.agentoccam.templates import PROMPTS_DIR as OCCAM_PROMPTS
-from agent.templates import PROMPTS_DIR as AGENT_PROMPTS
+from agent.base.agentoccam.templates import PROMPTS_DIR as OCCAM_PROMPTS
+from agent.base.templates import PROMPTS_DIR as BASE_PROMPTS
+from agent.method.templates import PROMPTS_DIR as METHOD_PROMPTS
+from agent.videos.templates import PROMPTS_DIR as VIDEOS_PROMPTS
+from agent.videowa_baselines.templates import PROMPTS_DIR as VIDEOWA_PROMPTS
 from foundation.errors import UserError
 from foundation.prompt_folder import PromptFolder
 
@@ -32,7 +35,7 @@ def test_stray_dollar_and_missing_file_are_user_errors(tmp_path: Path) -> None:
         folder.render("absent")
 
 
-@pytest.mark.parametrize("folder", [AGENT_PROMPTS, OCCAM_PROMPTS])
+@pytest.mark.parametrize("folder", [BASE_PROMPTS, OCCAM_PROMPTS, VIDEOS_PROMPTS, METHOD_PROMPTS, VIDEOWA_PROMPTS])
 def test_every_bundled_agent_prompt_is_a_valid_template(folder: Path) -> None:
     names = sorted(path.stem for path in folder.glob("*.txt"))
     assert names, f"no prompts in {folder}"

@@ -1,0 +1,435 @@
+"""The AgentOccam policy: refined whole-page tree (+ screenshot) in, a command of a small action space out.
+
+    videodemo run --policy agentoccam            # alone
+    videodemo run --policy video                 # the method, with AgentOccam under it (agent.base_agent)
+
+Each step sends the `policy` role a system prompt (the reply's sections and the
+commands, `agentoccam.actions` plus branch/prune when `agentoccam.planning`, plus
+go_home when the task spans several sites) and one user message: the demonstration
+or other material the caller gives (see `agent.base_agent`), then the step number,
+the task, the plan tree with its notes, the interaction history of the active plan,
+the refined observation and the screenshot (`agent.use_screenshot`).
+
+The reply's ACTION section is read as commands (`commands`). As in AgentOccam, a reply
+with an invalid command (unknown, bad syntax, an id not on the page, the last note
+again) is asked again at once, a warning added to the system prompt, without taking a
+step; every accepted reply takes one step: `note` and `branch` change only the
+policy's memory (a step with no page action), a page command goes to the environment
+as a fenced action, `prune` and `go_home` become a `goto`. Several commands in one
+ACTION (`note [..]` then `click [..]`) are all carried out, the first page command
+being the step's action.
+
+History: only steps under the active plan are shown. For the last
+`agentoccam.history_observation_steps` of them the page is the elements the model
+highlighted then, with their ancestors, children and named siblings, without ids
+(or "the same page" when it has not changed); for older ones the model's own
+description of the page, never the full past observation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from agent.base.agentoccam.commands import Command, offered, parse_commands
+from agent.base.agentoccam.plan import PlanError, PlanTree
+from agent.base.agentoccam.refine import RefinedPage, refine_tree, unrefined_page
+from agent.base.agentoccam.templates import block, render
+from agent.base.agent import PromptMaterial
+from agent.base.model_policy import POLICY_ROLE, ModelPolicy
+from agent.base.templates import block as agent_block
+from evaluation.actions import ActionParseError
+from evaluation.observation import Observation, tab_header
+from evaluation.policy import PolicyStep
+from model_access.client import ModelClient
+from agent.base.task_images import images_of, task_image_parts
+from model_access.messages import Message, count_images, image_part, system_message
+from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
+from settings import Settings
+from tasks.placeholders import PlaceholderValues
+
+POLICY_STAGE = "policy"
+INTERMEDIATE_STAGE = "intermediate"
+SECTIONS = ("INTERACTION HISTORY SUMMARY", "OBSERVATION DESCRIPTION", "REASON", "ACTION", "OBSERVATION HIGHLIGHT")
+# A title alone at a line's start, tolerating markdown (`**ACTION:**`, `### Action:`) and any case.
+_SECTION = re.compile(rf"^[ \t#*]*({'|'.join(SECTIONS)})[ \t*]*:[ \t*]*", re.M | re.I)
+_FENCE = re.compile(r"```[\w-]*\n?(.*?)```", re.S)
+# Past-step highlights longer than this are replaced by the step's description, as AgentOccam does.
+HIGHLIGHT_WORDS = 200
+
+
+@dataclass
+class Interaction:
+    """One model reply and what came of it."""
+
+    step: int  # 1-based count of the policy's model calls in the episode
+    plan: str  # the active plan when the reply came
+    description: str
+    reason: str
+    command: str
+    highlight: str | None  # the highlighted elements of that page with their context, no ids
+    page: str  # that page without ids: "the same page" when the current one equals it
+    env_step: int | None = None  # index of the environment step it became, when it touched the page
+    result: str | None = None  # how it went, when known
+
+
+def read_sections(reply: str) -> dict[str, str]:
+    """The titled sections of a reply (titles in SECTIONS); an ACTION in a fenced block when none is titled."""
+    text = strip_thinking(reply)
+    marks = list(_SECTION.finditer(text))
+    sections = {}
+    for mark, following in zip(marks, marks[1:] + [None]):
+        end = following.start() if following else len(text)
+        sections[mark[1].upper()] = text[mark.end() : end].strip()
+    if "ACTION" in sections:
+        fenced = _FENCE.search(sections["ACTION"])
+        sections["ACTION"] = (fenced[1] if fenced else sections["ACTION"]).strip().strip("`").strip()
+    elif fenced := _FENCE.search(text):
+        sections["ACTION"] = fenced[1].strip()
+        sections.setdefault("REASON", text[: fenced.start()].strip())
+    elif text.strip() and "\n" not in text.strip():  # a bare command
+        sections["ACTION"] = text.strip()
+    return sections
+
+
+class AgentOccamAgent(ModelPolicy):
+    name = "agentoccam"
+
+    def __init__(self, settings: Settings, client: ModelClient | None = None) -> None:
+        super().__init__(settings, client)
+        self.options = settings.agentoccam
+        self.reset(None)
+
+    # ---- the Policy protocol (the rest in ModelPolicy) ----
+
+    def attach_environment(self, env: Any) -> None:
+        """AgentOccam reads the whole page: the environment observes it all and leaves the budget to us.
+        Its `type` replaces a field's text."""
+        self.env = env
+        if self.options.whole_page and getattr(env, "options", None) is not None:
+            env.options = replace(env.options, viewport_only=False, token_budget=None)
+        if hasattr(env, "type_clears_field"):
+            env.type_clears_field = self.options.type_clears_field
+
+    def reset(self, task: Any) -> None:
+        self.task = task
+        self.plans: PlanTree | None = None
+        self.interactions: list[Interaction] = []
+        self.last_observation = None
+        self.page: RefinedPage | None = None
+        self.dialogs: list[str] = []
+        self.last_note = ""
+        self.task_images = images_of(task, self.settings)  # the VWA `image` field, sent with the objective
+        actions = list(self.options.actions)
+        if len(getattr(task, "sites", None) or []) > 1 and "go_home" not in actions:
+            actions.append("go_home")  # AgentOccam offers the site list when a task spans several sites
+        self.commands = offered(actions, self.options.planning)
+
+    # ---- one step (the base-agent hook: `demonstration` is shown before the task) ----
+
+    def step(self, observation: Observation, demonstration: PromptMaterial | None) -> PolicyStep:
+        self._learn_outcomes()
+        self.last_observation = observation
+        if self.plans is None:
+            self.plans = PlanTree(self.task.intent, observation.url)
+        self.page = self.refine(observation)
+        self.dialogs = self._take_dialogs()
+        replies: list[str] = []
+        planning: list[str] = []
+        rounds = 0
+        while True:
+            asked = self._ask(observation, demonstration, replies)
+            sections, images = asked.sections, asked.images
+            interaction = self._remember(sections)
+            if asked.error is not None:  # still invalid after `max_invalid_reasks` warnings
+                interaction.result = f"not carried out: {asked.error}"
+                self.plans.record_step(interaction.step)
+                return self._step(replies, sections, planning, images, error=asked.error)
+            try:
+                action = self._carry_out(asked.commands, interaction, planning)
+            except PlanError as exc:  # a plan id that is not there: the step is spent, as in AgentOccam
+                interaction.result = f"not carried out: {exc}"
+                if interaction.step not in self.plans.active.steps:
+                    self.plans.record_step(interaction.step)
+                return self._step(replies, sections, planning, images, error=str(exc))
+            except ActionParseError as exc:  # go_home without a home page
+                interaction.result = f"not carried out: {exc.reason}"
+                return self._step(replies, sections, planning, images, error=exc.reason)
+            if action is not None:
+                interaction.env_step = self._env_steps()
+                return self._step(replies, sections, planning, images, action=action)
+            if self.options.planning_takes_step:
+                interaction.env_step = self._env_steps()
+                return self._step(replies, sections, planning, images, memory_only=True)
+            rounds += 1  # ours: ask again on the same page, a bounded number of times
+            if rounds > self.options.max_planning_in_a_row:
+                reason = (
+                    f"{rounds} planning commands in a row without a page command (agentoccam.max_planning_in_a_row)"
+                )
+                return self._step(replies, sections, planning, images, error=reason)
+
+    def _ask(self, observation: Observation, demonstration: PromptMaterial | None, replies: list[str]) -> _Asked:
+        """One reply with valid commands, re-asking at once (with a warning) while a command is invalid."""
+        warning = ""
+        reasks = 0
+        while True:
+            messages = self.messages(observation, demonstration, warning)
+            images = count_images(messages)
+            text = self.client.chat(POLICY_ROLE, messages, stage=POLICY_STAGE).text
+            replies.append(text)
+            sections = read_sections(text)
+            action_text = sections.get("ACTION", "")
+            try:
+                commands = parse_commands(action_text, self.commands)
+                for command in commands:
+                    self._check_element(command)
+            except ActionParseError as exc:
+                problem = exc.reason
+                warning = render("invalid_warning", command=" ".join(action_text.split())[:200], reason=problem)
+            else:
+                repeated = next((c for c in commands if c.kind == "note" and c.argument == self.last_note), None)
+                if repeated is None:
+                    return _Asked(sections, images, commands)
+                problem = f"the note {repeated.argument!r} repeats the last one"
+                warning = render("repeated_note_warning", note=repeated.argument)
+            reasks += 1
+            if reasks > self.options.max_invalid_reasks:
+                error = f"{problem} ({reasks} replies; agentoccam.max_invalid_reasks)"
+                return _Asked(sections, images, [], error=error)
+
+    def _carry_out(self, commands: list[Command], interaction: Interaction, planning: list[str]) -> str | None:
+        """Apply the plan commands and notes; the environment action of the step, None when there is none."""
+        step = interaction.step
+        plan_commands = [c for c in commands if c.kind in ("branch", "prune")]
+        if not plan_commands:
+            self.plans.record_step(step)  # plan changes are not steps of a plan
+        page_action = None
+        for command in plan_commands[:1]:
+            if command.kind == "branch":
+                node = self.plans.branch(command.plan_id, command.argument, self.last_observation.url, step)
+                interaction.result = f"plan [{node.plan_id}] started (the page did not change)"
+                planning.append(command.text)
+            else:
+                page_action = f"goto [{self.plans.prune(command.plan_id, command.argument).url}]"
+        for command in commands:
+            if command.kind == "note":
+                self.plans.note(command.argument, step)
+                self.last_note = command.argument
+                interaction.result = interaction.result or "noted (the page did not change)"
+                planning.append(command.text)
+        page = [c for c in commands if c.touches_page and c.kind != "prune"]
+        if page_action is None and any(c.kind == "go_home" for c in page):
+            page_action = f"goto [{self._home_url()}]"
+        if page_action is None and page:
+            page_action = page[0].text
+        if page_action is not None:
+            interaction.result = None  # learnt from the environment
+        return page_action
+
+    def _home_url(self) -> str:
+        """The page that lists the sites (WebArena's homepage, $HOMEPAGE)."""
+        url = PlaceholderValues(self.settings).get("HOMEPAGE")
+        if not url:
+            raise ActionParseError(
+                "go_home has no page to open: set HOMEPAGE to the home page that lists the sites (WebArena: port 4399)"
+            )
+        return url
+
+    def page_text(self, observation: Observation) -> str:
+        """The page as AgentOccam shows it: the refined tree within its budget."""
+        return self.refine(observation).text
+
+    def refine(self, observation: Observation) -> RefinedPage:
+        options = self.options
+        budget = options.observation_token_budget or None
+        if not options.refine:
+            return unrefined_page(observation.tree_text, options.unrefined_max_lines, budget)
+        return refine_tree(
+            observation.tree_text, options.observation_max_lines, budget, options.drop_identical_neighbours
+        )
+
+    def messages(
+        self, observation: Observation, demonstration: PromptMaterial | None, warning: str = ""
+    ) -> list[Message]:
+        agent = self.settings.agent
+        parts: list[dict[str, Any]] = []
+        if demonstration is not None:
+            parts += demonstration.prompt_parts(agent.visual, agent.demonstration_image_max_side)
+        page = self.page.text or "(the page shows no elements)"
+        if self.dialogs:  # AgentOccam shows a dialog's message on the page it left behind
+            page = "\n".join(render("dialog", message=message) for message in self.dialogs) + "\n" + page
+        if self.options.show_url_and_tabs:
+            page = render("page_header", url=observation.url, tabs=tab_header(observation.tabs)) + "\n" + page
+        parts.append(
+            block(
+                "step",
+                step=len(self.interactions) + 1,
+                objective=self.task.intent,
+                plans=self.plans.text(),
+                history=self.history_text(),
+                page=page,
+            )
+        )
+        parts += task_image_parts(self.task_images)
+        parts += self._screenshot_parts(observation)
+        parts.append(block("closing"))
+        return [system_message(self.system_prompt() + warning), {"role": "user", "content": parts}]
+
+    def system_prompt(self) -> str:
+        planning = [name for name in self.commands if name in ("branch", "prune")]
+        page = [name for name in self.commands if name not in planning]
+        listed = "\n".join(f"- {render('actions/' + name)}" for name in page)
+        plan_text = render("planning", commands="\n".join(f"- {render('actions/' + n)}" for n in planning))
+        text = render(
+            "system",
+            output_format=render("output_format"),
+            planning=plan_text if planning else render("no_planning"),
+            commands=listed,
+        )
+        max_steps = self.settings.agent.max_steps
+        if self._env_steps() == max_steps - 1:
+            text += "\n" + render("final_step", max_steps=max_steps)
+        return text
+
+    def history_text(self) -> str:
+        """The interactions under the active plan, oldest first; also what selection reads as the history."""
+        self._learn_outcomes()
+        if self.plans is None:
+            return render("history_empty")
+        wanted = set(self.plans.active.steps)
+        shown = [item for item in self.interactions if item.step in wanted]
+        if not shown:
+            return render("history_empty")
+        recent = max(self.options.history_observation_steps, 0)
+        current = self.page.plain if self.page is not None else None
+        entries = []
+        for position, item in enumerate(shown):
+            observation = item.description or "(not described)"
+            if position >= len(shown) - recent:
+                if item.page == current:
+                    observation = render("history_same_page")
+                elif item.highlight and len(item.highlight.split()) < HIGHLIGHT_WORDS:
+                    observation = item.highlight
+            entries.append(
+                render(
+                    "history_entry",
+                    number=item.step,
+                    observation=observation,
+                    plan=item.plan,
+                    reason=item.reason or "(no reason given)",
+                    action=item.command or "(none)",
+                    result=item.result or "not known yet",
+                )
+            )
+        return "\n".join(entries)
+
+    # ---- the factual-retention question ----
+
+    def ask_intermediate(self, question: str, shown: list[PromptMaterial]) -> str | None:
+        agent = self.settings.agent
+        final = self._final_observation()
+        parts: list[dict[str, Any]] = []
+        for demonstration in shown:
+            parts += demonstration.prompt_parts(agent.visual, agent.demonstration_image_max_side)
+        if not shown:
+            parts.append(agent_block("intermediate_nothing_shown"))
+        tree = self.refine(final).text if final is not None else "(not available)"
+        url = final.url if final is not None else "(unknown)"
+        parts.append(agent_block("intermediate", objective=self.task.intent, url=url, tree=tree))
+        parts += self._screenshot_parts(final)
+        parts.append(agent_block("intermediate_question", question=question))
+        messages = [system_message(render("intermediate_system")), {"role": "user", "content": parts}]
+        result = self.client.chat(POLICY_ROLE, messages, stage=INTERMEDIATE_STAGE)
+        try:
+            return extract_code_block(result.text)
+        except ReplyParseError:
+            return strip_thinking(result.text).strip()
+
+    # ---- helpers ----
+
+    def _remember(self, sections: dict[str, str]) -> Interaction:
+        ids = re.findall(r"\d+", sections.get("OBSERVATION HIGHLIGHT", ""))
+        interaction = Interaction(
+            step=len(self.interactions) + 1,
+            plan=self._plan_line(),
+            description=sections.get("OBSERVATION DESCRIPTION", ""),
+            reason=sections.get("REASON", ""),
+            command=sections.get("ACTION", ""),
+            highlight=self.page.highlight(ids) if self.page is not None else None,
+            page=self.page.plain if self.page is not None else "",
+        )
+        self.interactions.append(interaction)
+        return interaction
+
+    def _plan_line(self) -> str:
+        active = self.plans.active
+        return f"[{active.plan_id}] {active.intent}"
+
+    def _check_element(self, command: Command) -> None:
+        if command.element_id is not None and self.page is not None and command.element_id not in self.page.ids:
+            raise ActionParseError(f"element [{command.element_id}] is not in the current observation")
+
+    def _take_dialogs(self) -> list[str]:
+        tabs = getattr(self.env, "tabs", None)
+        return tabs.take_dialogs() if tabs is not None and hasattr(tabs, "take_dialogs") else []
+
+    def _step(
+        self,
+        replies: list[str],
+        sections: dict[str, str],
+        planning: list[str],
+        images: int,
+        action: str | None = None,
+        error: str | None = None,
+        memory_only: bool = False,
+    ) -> PolicyStep:
+        info: dict[str, Any] = {
+            "reasoning": sections.get("REASON", ""),
+            "observation_description": sections.get("OBSERVATION DESCRIPTION", ""),
+            "command": sections.get("ACTION", ""),
+            "plans": self.plans.text(),
+            "images_sent": images,
+            "observation_tokens_cut": bool(self.page and self.page.truncated),
+        }
+        if planning:
+            info["planning_commands"] = planning
+        if len(replies) > 1:
+            info["model_replies"] = replies
+        if error is not None:
+            info["unparseable"] = error
+            return PolicyStep(replies[-1], info, error)
+        if memory_only:
+            return PolicyStep(sections.get("ACTION", "") or replies[-1], info, memory_only=True)
+        return PolicyStep(f"```\n{action}\n```", info)
+
+    def _screenshot_parts(self, observation: Observation | None) -> list[dict[str, Any]]:
+        if observation is None or observation.screenshot is None or not self.settings.agent.use_screenshot:
+            return []
+        return [block("screenshot"), image_part(observation.screenshot)]
+
+    def _env_steps(self) -> int:
+        steps = getattr(getattr(self.env, "record", None), "steps", None)
+        return len(steps) if steps is not None else 0
+
+    def _learn_outcomes(self) -> None:
+        steps = getattr(getattr(self.env, "record", None), "steps", None) or []
+        for item in self.interactions:
+            if item.result is None and item.env_step is not None and item.env_step < len(steps):
+                step = steps[item.env_step]
+                item.result = "done" if step.ok else f"failed: {step.error}"
+
+
+@dataclass
+class _Asked:
+    """A reply whose commands are all valid, or the reason the last of several was not."""
+
+    sections: dict[str, str]
+    images: int
+    commands: list[Command]
+    error: str | None = None
+
+
+def build_agentoccam_policy(settings: Settings, args: argparse.Namespace) -> AgentOccamAgent:
+    return AgentOccamAgent(settings)

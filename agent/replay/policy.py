@@ -1,0 +1,301 @@
+"""`--policy replay`: follow a demonstration step by step on the live page, with no model (a baseline).
+
+    videodemo run --policy replay [--no-trajectory-selection | --no-videos]
+
+Before each step a trajectory is chosen (`embedding_selection`: kept while its next
+step grounds, else chosen again from the task's videos), or, with
+`agent.trajectory_selection` off, the longest trajectory of the most relevant video
+is chosen once and followed, skipping steps that cannot be done. The next
+demonstrated action is then carried out on the live page (`steps`):
+- its element is found by text similarity (`grounding`), in view or in the
+  whole page; scrolls and hovers are not replayed (elements out of view are found
+  in the whole page and scrolled to by the action itself);
+- values the demonstration used that the task does not name (a search term, a
+  colour, a typed title, a product link, a forum) are replaced by the task's
+  (`values`); a field that already holds text is cleared first;
+- at the end of the trajectory, or when nothing grounds, it stops: with the answer
+  read off the page when the task asks a question (`answers`), else empty.
+With `agent.use_videos` off there is nothing to follow: it stops at once and says so.
+
+Every step's `PolicyStep.info` records the selection decision, the demonstration
+(objective, actions, keyframes), the demonstrated action, where it grounded (node,
+similarity) and any substitution. It is an honest baseline for the VLM method,
+never a stand-in for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import numpy as np
+
+from agent.videos.candidates import CandidateSource
+from agent.videos.demonstration import CONTINUED as SHOWN_CONTINUED
+from agent.videos.demonstration import SELECTED, WHOLE_VIDEO, Demonstration
+from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, ranking_text
+from agent.videos.modes import Mode, demonstration_mode
+from agent.videos.page import page_title
+from agent.replay.answers import is_question, read_answer
+from agent.replay.grounding import Grounder, PageView
+from agent.replay.steps import Plan, StepPlanner
+from agent.replay.values import intent_values
+from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
+from agent.replay.whole_video_by_embeddings import choose_by_embeddings
+from foundation.errors import UserError
+from evaluation.ax_tree import TreeNode
+from evaluation.observation import Observation
+from evaluation.policy import PolicyStep
+from model_access.embeddings import Embedder
+from processing.records import LabeledAction, Trajectory
+from settings import Settings
+
+MEMO_LIMIT = 50_000  # names whose vectors stay in memory (about 75 MB at 384 floats each)
+POLICY_NOTE = "model-free baseline: replays a demonstration; not the VLM method"
+SKIPPED_KINDS = {
+    "scroll": "scrolls are not replayed: elements out of view are found in the whole page",
+    "hover": "hovering changes nothing to replay",
+    "drag": "drags are not replayed",
+}
+
+
+class ReplayPolicy:
+    name = "replay"
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.mode = demonstration_mode(settings.agent)
+        if self.mode is Mode.TRANSCRIPT:
+            raise UserError("the replay policy follows trajectories, not narration: drop --transcript-only")
+        self.embedder = Embedder(settings)
+        self._vectors: dict[str, np.ndarray] = {}
+        grounder = Grounder(self._encode, settings.replay.grounding_min_similarity)
+        self.planner = StepPlanner(grounder, settings.replay.substitution_min_similarity, self._page_url)
+        self.index = open_index(settings, self.embedder) if self.mode is not Mode.NONE else None
+        self.source = CandidateSource(self.index, settings.selection.stage1_pool_per_video) if self.index else None
+        self.selector = EmbeddingSelector(settings, self.source) if self.source else None
+        self.env: Any = None
+        self._reset_episode()
+
+    def _reset_episode(self) -> None:
+        self.task: Any = None
+        self.videos = TaskVideos()
+        self.note: str | None = None
+        self.current: Trajectory | None = None
+        self.position = 0
+        self.followed: set[str] = set()
+        self.replayed: dict[str, int] = {}  # video -> furthest step index replayed
+        self.whole_video_record: dict[str, Any] | None = None
+        self.first_shown: dict[str, int] = {}
+        self.shown: list[dict[str, Any]] = []
+        self.steps = 0
+
+    # ---- the Policy protocol ----
+
+    def attach_environment(self, env: Any) -> None:
+        self.env = env
+
+    def reset(self, task: Any) -> None:
+        self._reset_episode()
+        self.task = task
+        self.planner.begin(task.intent, intent_values(task.intent))
+        if self.mode is Mode.NONE:
+            self.note = "videos are off (agent.use_videos=false): there is no demonstration to replay, so it stops"
+            return
+        self.videos = task_videos(task, self.index, index_folder(self.settings))
+        if not self.videos.processed and self.index is not None and self.index.videos():
+            # A task naming no processed video may still use the tutorials at hand, as the sandbox does.
+            self.videos.processed = list(self.index.videos())
+        self.note = None if self.videos.processed else (self.videos.reason or "no processed video")
+        if self.note is not None:
+            return
+        if self.mode is Mode.SELECTION:
+            self.selector.reset(self.videos.processed)  # type: ignore[union-attr]
+        else:
+            self.current, self.whole_video_record = choose_by_embeddings(
+                self.source, task.intent, self.videos.processed, self.videos.titles  # type: ignore[arg-type]
+            )
+            self.followed.add(self.current.trajectory_id)
+
+    def act(self, observation: Observation) -> PolicyStep:
+        self.steps += 1
+        page = PageView(observation.nodes, self._full_page_nodes if self.env is not None else None)
+        info: dict[str, Any] = {"policy": POLICY_NOTE}
+        if self.note is not None:
+            info["reason"] = self.note
+            return self._stop(page, info, self.note)
+        if self.steps == 1 and self.whole_video_record is not None:
+            info["whole_video_choice"] = self.whole_video_record
+        skipped: list[str] = []
+        if self.mode is Mode.SELECTION:
+            plan = self._selected_step(observation, page, info, skipped)
+        else:
+            plan = self._whole_video_step(page, skipped)
+        if skipped:
+            info["skipped"] = skipped
+        if self.current is not None:
+            newly_chosen = info.get("selection", {}).get("decision") == "reselected"
+            info["demonstration"] = self._demonstration_record(plan is not None and newly_chosen)
+        if plan is None:
+            return self._stop(page, info, info.get("stop_reason", "the demonstration is finished"))
+        step = self.current.actions[self.position] if self.current else None  # type: ignore[index]
+        info["demonstrated"] = {"step": self.position + 1, "action": step.describe() if step else ""}
+        info["replayed"] = plan.record()
+        self._advance(plan)
+        return PolicyStep(plan.action, info)
+
+    def answer_intermediate(self, question: str) -> str | None:
+        return None  # nothing to ask: the replay policy cannot read a video's content back
+
+    def usage(self) -> dict[str, Any]:
+        return self.embedder.ledger.to_dict()
+
+    def episode_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"mode": self.mode.value, "policy": POLICY_NOTE}
+        if self.task is not None and self.task.videos:
+            info["videos"] = self.videos.to_dict()
+        if self.note is not None:
+            info["demonstration"] = None
+            info["reason"] = self.note
+        info["shown"] = self.shown
+        return info
+
+    def close(self) -> None:
+        self.env = None
+
+    # ---- choosing what to replay ----
+
+    def _selected_step(self, observation: Observation, page: PageView, info: dict, skipped: list[str]) -> Plan | None:
+        """Continue the current trajectory when its next step grounds, else select again (once per step)."""
+        why = ""
+        if self.current is not None:
+            plan = self._next_plan(page, skipped)
+            if plan is not None:
+                info["selection"] = EmbeddingSelector.continued(
+                    self.current, self.position + 1, plan.describe()
+                )
+                return plan
+            if self.position >= len(self.current.actions):
+                info["stop_reason"] = f"the demonstration {self.current.trajectory_id} is finished"
+                return None
+            failing = self.current.actions[self.position].describe()
+            why = f"its step {self.position + 1} ({failing}) does not ground here"
+        query = ranking_text(self.task.intent, page_title(observation))
+        plans: dict[str, tuple[int, Plan | None]] = {}
+        by_step: dict[tuple[str, int], Plan | None] = {}  # spans sharing a first step are grounded once
+
+        def first_step(trajectory: Trajectory) -> FirstStep:
+            start = _first_actionable(trajectory.actions, 0)
+            plan = None
+            if start is not None:
+                key = (trajectory.video_id, trajectory.span[0] + start)
+                if key not in by_step:
+                    by_step[key] = self.planner.plan(trajectory.actions, start, page)
+                plan = by_step[key]
+            plans[trajectory.trajectory_id] = (start if start is not None else len(trajectory.actions), plan)
+            if plan is None:
+                return FirstStep(None, False, "nothing to do" if start is None else "does not ground here")
+            return FirstStep(plan.similarity, True, plan.describe())
+
+        def replayed(trajectory: Trajectory) -> bool:
+            furthest = self.replayed.get(trajectory.video_id)
+            return furthest is not None and trajectory.span[0] <= furthest
+
+        previous = self.current
+        assert self.selector is not None
+        chosen, record = self.selector.select(query, first_step, replayed, self.followed, previous, why)
+        info["selection"] = record
+        if chosen is None:
+            self.current = previous  # kept for the record; nothing more is replayed
+            info["stop_reason"] = record["reason"]
+            return None
+        self.current, self.followed = chosen, self.followed | {chosen.trajectory_id}
+        start, plan = plans[chosen.trajectory_id]
+        skipped += [f"{a.describe()}: {SKIPPED_KINDS.get(a.kind, '')}" for a in chosen.actions[:start]]
+        self.position = start
+        return plan
+
+    def _whole_video_step(self, page: PageView, skipped: list[str]) -> Plan | None:
+        """No selection: the next step of the one trajectory that can be done here; steps that cannot are skipped."""
+        assert self.current is not None
+        plan = self._next_plan(page, skipped)
+        while plan is None and self.position < len(self.current.actions):
+            skipped.append(f"{self.current.actions[self.position].describe()}: does not ground here")
+            self.position += 1
+            plan = self._next_plan(page, skipped)
+        return plan
+
+    def _next_plan(self, page: PageView, skipped: list[str]) -> Plan | None:
+        """The plan for the current trajectory's next actionable step (skipping scrolls and hovers), or None."""
+        assert self.current is not None
+        actions = self.current.actions
+        start = _first_actionable(actions, self.position)
+        if start is None:
+            skipped += [f"{a.describe()}: {SKIPPED_KINDS.get(a.kind, '')}" for a in actions[self.position :]]
+            self.position = len(actions)
+            return None
+        plan = self.planner.plan(actions, start, page)
+        if plan is not None and start > self.position:
+            skipped += [f"{a.describe()}: {SKIPPED_KINDS.get(a.kind, '')}" for a in actions[self.position : start]]
+            self.position = start
+        return plan
+
+    def _advance(self, plan: Plan) -> None:
+        assert self.current is not None
+        self.planner.commit(plan)
+        if plan.advance:
+            video = self.current.video_id
+            index_in_video = self.current.span[0] + self.position + plan.advance - 1
+            self.replayed[video] = max(self.replayed.get(video, -1), index_in_video)
+        self.position += plan.advance
+
+    # ---- stopping ----
+
+    def _stop(self, page: PageView, info: dict[str, Any], reason: str) -> PolicyStep:
+        answer = ""
+        if self.task is not None and is_question(self.task.intent) and self.note is None:
+            found = read_answer(self.task.intent, page.full() or page.view, self.planner.values)
+            info["answer"] = found.to_dict()
+            answer = found.text.replace("]", ")")
+        info["stop_reason"] = reason
+        return PolicyStep(f"stop [{answer}]", info)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of `texts`, kept in memory: the same names come back at every step and every task."""
+        missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]
+        if missing:
+            if len(self._vectors) > MEMO_LIMIT:
+                self._vectors.clear()
+            self._vectors.update(zip(missing, self.embedder.encode(missing, stage="replay_grounding")))
+        return np.stack([self._vectors[text] for text in texts])
+
+    def _page_url(self) -> str:
+        return self.env.url if self.env is not None else ""
+
+    def _full_page_nodes(self) -> dict[str, TreeNode]:
+        return self.env.observe_full_page().nodes
+
+    # ---- records ----
+
+    def _demonstration_record(self, newly_chosen: bool) -> dict[str, Any]:
+        trajectory = self.current
+        assert trajectory is not None
+        key = trajectory.trajectory_id
+        how = WHOLE_VIDEO if self.mode is Mode.WHOLE_VIDEO else (SELECTED if newly_chosen else SHOWN_CONTINUED)
+        first = self.first_shown.get(key)
+        if first is None:
+            self.first_shown[key] = self.steps
+        self.shown.append({"step": self.steps, "shown": key, "how": how})
+        return Demonstration(how, trajectory).record(visual=True, shown_at_step=first)
+
+
+def _first_actionable(actions: list[LabeledAction], start: int) -> int | None:
+    """The first step at or after `start` that is replayed (not a scroll, hover or drag)."""
+    for position in range(start, len(actions)):
+        if actions[position].kind not in SKIPPED_KINDS:
+            return position
+    return None
+
+
+def build_replay_policy(settings: Settings, args: argparse.Namespace) -> ReplayPolicy:
+    return ReplayPolicy(settings)

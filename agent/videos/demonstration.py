@@ -1,0 +1,89 @@
+"""What the policy is shown from the tutorial videos at a step: one trajectory, or the videos' narration.
+
+A `Demonstration` renders itself twice: as content parts of the policy's prompt
+(text, and the keyframe before each step when images are on) and as the step's
+record for the report (objective, steps, small copies of the keyframes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.videos.images import keyframe_data_url, report_thumbnail
+from agent.videos.templates import block, render
+from agent.base.templates import text_block
+from model_access.messages import image_part
+from processing.records import LabeledAction, Trajectory
+
+# How a demonstration came to be shown (recorded with every step).
+SELECTED, CONTINUED, WHOLE_VIDEO, TRANSCRIPT = "selected", "continued", "whole_video", "transcript"
+
+
+def numbered_steps(actions: list[LabeledAction]) -> str:
+    return "\n".join(f"{number}. {action.describe()}" for number, action in enumerate(actions, 1))
+
+
+@dataclass
+class Transcript:
+    video_id: str
+    title: str
+    text: str
+
+
+@dataclass
+class Demonstration:
+    how: str  # SELECTED, CONTINUED, WHOLE_VIDEO or TRANSCRIPT
+    trajectory: Trajectory | None = None
+    transcripts: list[Transcript] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """Names the material shown, so the same one is recognised at a later step."""
+        if self.trajectory is not None:
+            return self.trajectory.trajectory_id
+        return "transcript:" + ",".join(t.video_id for t in self.transcripts)
+
+    def prompt_parts(self, visual: bool, max_side: int) -> list[dict[str, Any]]:
+        """Content parts for the policy's (or the intermediate question's) user message."""
+        if self.trajectory is None:
+            sections = [render("transcript", title=t.title, transcript=t.text) for t in self.transcripts]
+            return [text_block("\n\n".join(sections))]
+        trajectory = self.trajectory
+        text = render("demonstration", objective=trajectory.objective, steps=numbered_steps(trajectory.actions))
+        if not visual:
+            return [text_block(text)]
+        parts = [text_block(text + "\n" + render("demonstration_screens"))]
+        for number, path in enumerate(trajectory.step_keyframes, 1):
+            url = keyframe_data_url(path, max_side)
+            if url is not None:  # a keyframe deleted from the cache: its step is shown as text only
+                parts.append(block("demonstration_screen_caption", number=number))
+                parts.append(image_part(url))
+        return parts
+
+    def record(self, visual: bool, shown_at_step: int | None) -> dict[str, Any]:
+        """The step's record of what was shown; images only the first time (`shown_at_step` names that step)."""
+        if self.trajectory is None:
+            return {
+                "how": self.how,
+                "videos": [t.video_id for t in self.transcripts],
+                "transcript": "\n\n".join(t.text for t in self.transcripts)
+                if shown_at_step is None
+                else f"(shown in full at step {shown_at_step})",
+            }
+        trajectory = self.trajectory
+        data: dict[str, Any] = {
+            "how": self.how,
+            "trajectory_id": trajectory.trajectory_id,
+            "video": trajectory.video_id,
+            "objective": trajectory.objective,
+            "actions": [action.describe() for action in trajectory.actions],
+            "video_time": f"{trajectory.start_s:.1f}-{trajectory.end_s:.1f} s",
+        }
+        if not visual:
+            data["keyframes"] = "not shown to the model (agent.visual is off)"
+        elif shown_at_step is not None:
+            data["keyframes"] = f"(as at step {shown_at_step})"
+        else:
+            data["keyframes"] = [report_thumbnail(path) or f"missing: {path}" for path in trajectory.step_keyframes]
+        return data

@@ -1,0 +1,50 @@
+"""The factual (intermediate) question asked about the video itself, as VideoWA does.
+
+VideoWA scores a factual-retention task on an answer to `intermediate_intent` that its
+agents give from the video's frames and transcript. Every policy with videos asks it
+here (`video_context.intermediate_from: video`), in a call of its own after the
+episode, whatever it was shown while acting. The record keeps the question, the times
+of the frames sent and the answer, for the task record's `policy_info`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.base.replies import answer_of
+from agent.videos.context import TaskVideo, VideoFrames, frame_parts
+from agent.videos.templates import block
+from model_access.client import ModelClient
+
+STAGE = "intermediate"
+
+
+def ask_about_videos(
+    client: ModelClient,
+    role: str,
+    question: str,
+    videos: list[TaskVideo],
+    frames: VideoFrames,
+    transcript_chars: int,
+    scored: str = "fenced",
+) -> tuple[str, dict[str, Any]]:
+    """(answer, record) of `question` asked over the frames and transcripts of `videos`;
+    `scored` as in agent.base.replies.answer_of."""
+    parts: list[dict[str, Any]] = []
+    frame_times: dict[str, list[float]] = {}
+    for video in videos:
+        sampled = frames.sample(video)
+        frame_times[video.video_id] = [time_s for time_s, _ in sampled]
+        parts += frame_parts(video, sampled, transcript_chars)
+    parts.append(block("video_question", question=question))
+    result = client.chat(role, [{"role": "user", "content": parts}], stage=STAGE)
+    answer = answer_of(result.text, scored)
+    record = {
+        "question": question,
+        "asked": "the video: its frames and transcript",
+        "videos": [video.video_id for video in videos],
+        "frame_times": frame_times,
+        "answer": answer,
+        "scripted": result.scripted,
+    }
+    return answer, record

@@ -1,0 +1,131 @@
+"""VideoWA's own video agents, as `--policy frames` and `--policy summary`, on the method's base agent.
+
+- frames: the task's videos as frames at 1 fps (at most 60, spread evenly over a longer
+  video) and their transcripts, given with the task at every step;
+- summary: one summary of those frames and transcript, written for the task once per
+  task (a cached model call, `video_context.summary_role`), given at every step.
+
+Both act through the same base agent and observation as the method (`agent.base_agent`),
+so the only difference between a run of these and `--policy video` is how the video is
+used. A task whose video cannot be read is an error in its record, with the reason: a
+baseline without its video would be the base agent under another name.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from agent.base.agent import make_base_agent
+from agent.videos.context import TaskVideo, VideoFrames, frame_parts, load_task_videos
+from agent.videos.question import ask_about_videos
+from agent.videos.task_videos import open_index
+from agent.videowa_baselines.material import FramesMaterial, SummaryMaterial
+from agent.videowa_baselines.templates import block
+from evaluation.observation import Observation
+from evaluation.policy import PolicyStep
+from foundation.errors import UserError
+from model_access.client import ModelClient
+from model_access.replies import strip_thinking
+from settings import Settings
+
+SUMMARY_STAGE = "video_summary"
+
+
+class VideoBaselinePolicy:
+    def __init__(self, settings: Settings, kind: str) -> None:
+        self.name = kind
+        self.kind = kind
+        self.settings = settings
+        self.client = ModelClient(settings)
+        self.base = make_base_agent(settings, self.client)
+        context = settings.video_context
+        if kind == "summary":
+            self.client.role_settings(context.summary_role)  # an unconfigured role fails before any task
+        self.client.role_settings(context.question_role)
+        self.index = open_index(settings)
+        self.frames = VideoFrames(context)
+        self._reset_episode()
+
+    def _reset_episode(self) -> None:
+        self.task: Any = None
+        self.videos: list[TaskVideo] = []
+        self.problems: list[str] = []
+        self.material: FramesMaterial | SummaryMaterial | None = None
+        self.summaries: dict[str, str] = {}
+        self.intermediate: dict[str, Any] | None = None
+
+    # ---- the Policy protocol ----
+
+    def attach_environment(self, env: Any) -> None:
+        self.base.attach_environment(env)
+
+    def reset(self, task: Any) -> None:
+        self._reset_episode()
+        self.task = task
+        self.base.reset(task)
+        self.videos, self.problems = load_task_videos(task, self.index, self.settings)
+        if not self.videos:
+            why = "; ".join(self.problems) or "the task names no tutorial video"
+            raise UserError(f"--policy {self.kind} has no video to show for this task: {why}")
+        chars = self.settings.agent.transcript_max_chars // len(self.videos)
+        if self.kind == "frames":
+            parts = [part for video in self.videos for part in frame_parts(video, self.frames.sample(video), chars)]
+            narration = "\n\n".join(video.transcript[:chars] for video in self.videos if video.transcript)
+            self.material = FramesMaterial(parts, narration)
+        else:
+            self.summaries = {video.video_id: self._summary(video, chars) for video in self.videos}
+            self.material = SummaryMaterial([(video, self.summaries[video.video_id]) for video in self.videos])
+
+    def act(self, observation: Observation) -> PolicyStep:
+        return self.base.step(observation, self.material)
+
+    def answer_intermediate(self, question: str) -> str | None:
+        context = self.settings.video_context
+        chars = self.settings.agent.transcript_max_chars // max(1, len(self.videos))
+        answer, self.intermediate = ask_about_videos(
+            self.client, context.question_role, question, self.videos, self.frames, chars, context.intermediate_answer
+        )
+        return answer
+
+    def usage(self) -> dict[str, Any]:
+        return self.client.ledger.to_dict()
+
+    def episode_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "mode": self.kind,
+            "videos": [video.video_id for video in self.videos],
+            "frame_times": {video.video_id: [t for t, _ in self.frames.sample(video)] for video in self.videos},
+        }
+        if self.problems:
+            info["not_used"] = self.problems
+        if self.summaries:
+            info["summaries"] = self.summaries
+        if self.intermediate is not None:
+            info["intermediate_qa"] = self.intermediate
+        return info
+
+    def close(self) -> None:
+        self.base.close()
+        self.client.close()
+
+    # ---- helpers ----
+
+    def _summary(self, video: TaskVideo, chars: int) -> str:
+        """One summary of the video for this task; the model cache makes it once per task and video."""
+        parts = frame_parts(video, self.frames.sample(video), chars)
+        parts.append(block("video_summary_request", title=video.title, objective=self.task.intent))
+        role = self.settings.video_context.summary_role
+        result = self.client.chat(role, [{"role": "user", "content": parts}], stage=SUMMARY_STAGE)
+        summary = strip_thinking(result.text).strip()
+        if not summary:
+            raise UserError(f"the {role} model gave an empty summary of video {video.video_id}; check its endpoint")
+        return summary
+
+
+def build_frames_policy(settings: Settings, args: argparse.Namespace) -> VideoBaselinePolicy:
+    return VideoBaselinePolicy(settings, "frames")
+
+
+def build_summary_policy(settings: Settings, args: argparse.Namespace) -> VideoBaselinePolicy:
+    return VideoBaselinePolicy(settings, "summary")
