@@ -23,6 +23,7 @@ from tests.real_servers.conftest import REPLY_TOKENS
 
 # One shop task and one forum task of the sandbox (both sites), each naming a video of the test index.
 TASK_IDS = "1,37"
+PAGE_TOKENS = 800
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +42,17 @@ def _run(out: Path, server, embeddings, index: Path, *flags: str) -> tuple[int, 
     command = [
         "run", "--ids", TASK_IDS, "--out", str(out), "--no-progress", "--index", str(index),
         "--policy-url", server.base_url, "--policy-model", server.model,
-        "--set", f"models.policy.max_tokens={REPLY_TOKENS * 3}", "--set", "models.policy.temperature=0",
+        "--set", f"models.policy.max_tokens={REPLY_TOKENS}", "--set", "models.policy.temperature=0",
         "--set", "models.policy.timeout_s=300", "--set", "models.max_retries=1",
         "--set", "models.embedding.backend=openai", "--set", f"models.embedding.base_url={embeddings.base_url}",
         "--set", f"models.embedding.model={EMBEDDING_MODEL}", "--set", "sandbox.reset_token=test-reset-token",
         # SmolLM2 reads text only: no screenshot, no demonstration screens (models check would fail the role).
         "--set", "agent.use_screenshot=false", "--set", "agent.visual=false",
+        # Short pages keep each step to a few seconds of prompt reading on 2 CPU cores.
+        "--set", f"agentoccam.observation_token_budget={PAGE_TOKENS}",
+        "--set", f"agent.observation_token_budget={PAGE_TOKENS}",
+        # A garbled command is asked again once, not up to 10 times (AgentOccam's re-asks take no step).
+        "--set", "agentoccam.max_invalid_reasks=1",
         *flags,
     ]  # fmt: skip
     printed = io.StringIO()
@@ -87,9 +93,9 @@ def _check_played_and_reported(out: Path, printed: str, max_steps: int) -> list[
 
 def test_agentoccam_plays_two_sandbox_tasks_on_llama_cpp(sandbox, llama_server, embeddings, index, tmp_path):
     out = tmp_path / "agentoccam"
-    code, printed = _run(out, llama_server, embeddings, index, "--policy", "base", "--set", "agent.max_steps=3")
+    code, printed = _run(out, llama_server, embeddings, index, "--policy", "base", "--set", "agent.max_steps=2")
     assert code == 0, printed
-    _check_played_and_reported(out, printed, 3)
+    _check_played_and_reported(out, printed, 2)
 
 
 def test_the_video_policy_selects_and_plays_two_sandbox_tasks_on_llama_cpp(
@@ -109,7 +115,7 @@ def test_react_on_transformers_serve_and_an_overflowing_prompt_is_a_recorded_fai
     out = tmp_path / "react"
     code, printed = _run(
         out, transformers_server, embeddings, index, "--policy", "base", "--set", "agent.base_agent=react",
-        "--set", "agent.max_steps=2", "--set", "models.policy.context_tokens=1500",
+        "--set", "agent.max_steps=2", "--set", "models.policy.context_tokens=500",
     )  # fmt: skip
     assert code == 0, printed
     for record in _records(out):
@@ -153,12 +159,13 @@ def test_process_videos_with_real_model_roles_finishes_on_a_sandbox_tutorial(
     roles = []
     for role in ("vlm", "llm"):
         roles += [f"--{role}-url", transformers_server.base_url, f"--{role}-model", transformers_server.model,
-                  "--set", f"models.{role}.max_tokens={REPLY_TOKENS * 2}", "--set", f"models.{role}.timeout_s=300",
+                  "--set", f"models.{role}.max_tokens={REPLY_TOKENS * 2}", "--set", f"models.{role}.timeout_s=900",
                   "--set", f"models.{role}.temperature=0"]  # fmt: skip
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         code = main(["process-videos", "--source", "dir", "--videos", str(sandbox_tutorial), *roles,
-                     "--set", f"paths.cache_dir={cache}", "--set", "models.max_retries=1",
+                     # One request at a time: the server answers them one by one, and queued ones would time out.
+                     "--set", f"paths.cache_dir={cache}", "--set", "models.max_retries=1", "--set", "models.max_concurrency=1",
                      "--set", "processing.clip_frames=8", "--set", "processing.model_image_max_side=320"])  # fmt: skip
     text = printed.getvalue()
     assert code == 0, text
