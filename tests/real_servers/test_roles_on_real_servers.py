@@ -177,4 +177,4 @@ def test_process_videos_with_real_model_roles_finishes_on_a_sandbox_tutorial(
     assert video["ok"], video
     assert {"labeling", "merging"} <= set(video["stages"]), video["stages"]
     assert video["stages"]["labeling"]["calls"] >= 1
-    assert "model usage" in text and "SCRIPTED" not in text  # every reply came from the real model
+    assert "answered by" in text and "SCRIPTED" not in text  # the usage table: every reply came from the real model
