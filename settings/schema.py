@@ -316,6 +316,8 @@ class SelectionSettings:
     continuation: bool = True
     # Selection is part of the policy, so it asks the policy's model; name another role (llm, vlm) to split them.
     role: str = "policy"
+    # Stage 2 shows each pick's first screenshot, as the method does; off for a policy model that reads text only.
+    stage2_screens: bool = True
     # No longer read: selection prompts get the policy's whole page text; kept so older config files still load.
     page_summary_lines: int = 30
 

@@ -15,6 +15,7 @@ the current screenshot.
 3. Stage 2: the model sees each pick's action list and first screenshot and chooses
    one, or none. `agent.visual` off (--no-visual) does not change this stage: the
    paper removes the video's screenshots from the policy's context only.
+   `selection.stage2_screens` off drops those screenshots (a text-only policy model).
 
 Every call goes to `selection.role` (the policy's model by default) under its own
 ledger stage (`selection_continuation`, `selection_stage1`, `selection_stage2`), so
@@ -189,7 +190,8 @@ class TwoStageSelector:
             steps = numbered_steps(trajectory.actions)
             number, objective = candidate.number, trajectory.objective
             parts.append(block("select_stage2_candidate", number=number, objective=objective, steps=steps))
-            url = keyframe_data_url(trajectory.first_frame, agent.demonstration_image_max_side)
+            screens = self.settings.selection.stage2_screens
+            url = keyframe_data_url(trajectory.first_frame, agent.demonstration_image_max_side) if screens else None
             if url is not None:
                 parts.append(block("select_stage2_screen", number=number))
                 parts.append(image_part(url))

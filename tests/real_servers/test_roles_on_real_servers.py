@@ -50,7 +50,9 @@ def _run(out: Path, server, embeddings, index: Path, *flags: str) -> tuple[int, 
         "--set", "models.embedding.backend=openai", "--set", f"models.embedding.base_url={embeddings.base_url}",
         "--set", f"models.embedding.model={EMBEDDING_MODEL}", "--set", "sandbox.reset_token=test-reset-token",
         # SmolLM2 reads text only: no screenshot, no demonstration screens (models check would fail the role).
-        "--set", "agent.use_screenshot=false", "--set", "agent.visual=false",
+        "--set", "agent.use_screenshot=false", "--set", "agent.visual=false", "--set", "selection.stage2_screens=false",
+        # Every call reaches the server (a re-run must not replay the last run's replies) and nothing is kept.
+        "--no-cache",
         # Short pages keep each step to a few seconds of prompt reading on 2 CPU cores.
         "--set", f"agentoccam.observation_token_budget={PAGE_TOKENS}",
         "--set", f"agent.observation_token_budget={PAGE_TOKENS}",
