@@ -449,22 +449,19 @@ def _cached_tokens(usage: Any) -> int:
 
 
 def _result_from_response(response: Any, role: str, stage: str, key: str, latency: float) -> ChatResult:
+    if isinstance(response, _StreamedReply):
+        text, reasoning, finish_reason = response.text, response.reasoning, response.finish_reason
+    else:
+        choice = response.choices[0] if response.choices else None
+        message = choice.message if choice is not None else None
+        extra = (getattr(message, "model_extra", None) or {}) if message is not None else {}
+        text = (message.content or "") if message is not None else ""
+        reasoning = str(extra.get("reasoning_content") or extra.get("reasoning") or "")
+        finish_reason = choice.finish_reason if choice is not None else None
     usage = response.usage
     model = response.model or ""
-    if isinstance(response, _StreamedReply):
-        return ChatResult(
-            text=response.text, role=role, stage=stage, model=model, cached=False,
-            scripted=is_scripted_reply(model, response.system_fingerprint), latency_s=latency,
-            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-            finish_reason=response.finish_reason, reasoning=response.reasoning, key=key,
-            cached_prompt_tokens=_cached_tokens(usage),
-        )  # fmt: skip
-    choice = response.choices[0] if response.choices else None
-    message = choice.message if choice is not None else None
-    extra = (getattr(message, "model_extra", None) or {}) if message is not None else {}
     return ChatResult(
-        text=(message.content or "") if message is not None else "",
+        text=text,
         role=role,
         stage=stage,
         model=model,
@@ -473,8 +470,8 @@ def _result_from_response(response: Any, role: str, stage: str, key: str, latenc
         latency_s=latency,
         prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
         completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-        finish_reason=choice.finish_reason if choice is not None else None,
-        reasoning=str(extra.get("reasoning_content") or extra.get("reasoning") or ""),
+        finish_reason=finish_reason,
+        reasoning=reasoning,
         key=key,
         cached_prompt_tokens=_cached_tokens(usage),
     )
