@@ -14,14 +14,11 @@ shows none) in a plain look of its own.
 from __future__ import annotations
 
 import hashlib
-import http.server
 import math
 import random
 import subprocess
-import threading
 import time
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import cv2
@@ -29,6 +26,7 @@ import numpy as np
 
 from foundation.errors import UserError
 from settings import Settings
+from tasks.labeler_recordings.page_server import PageServer
 from tasks.labeler_recordings.untouched import pointer, scripts
 from tasks.labeler_recordings.untouched.scripts import Script
 from tasks.sandbox.tutorials.ground_truth import ActionRecord, TutorialRecord
@@ -96,7 +94,7 @@ def record_all(settings: Settings, only: list[str] | None = None, report=print) 
 
         from foundation.browser import launch_chromium
 
-        with _Server(folder / "site") as server, sync_playwright() as playwright:
+        with _site(folder / "site") as server, sync_playwright() as playwright:
             browser = launch_chromium(playwright, settings.browser)
             try:
                 for script in stale:
@@ -108,38 +106,15 @@ def record_all(settings: Settings, only: list[str] | None = None, report=print) 
     return [Recording(s.name, folder / f"{s.name}.mp4", folder / f"{s.name}.actions.json") for s in chosen]
 
 
+def _site(folder: Path) -> PageServer:
+    """The apps' pages as static files on a free local port."""
+    return PageServer(folder, {page.stem: page.read_text("utf-8") for page in _PAGES.glob("*.html")})
+
+
 def _current(folder: Path, script: Script) -> bool:
     mark = folder / f"{script.name}.fingerprint"
     needed = [folder / f"{script.name}{suffix}" for suffix in (".mp4", ".actions.json")]
     return mark.exists() and all(p.exists() for p in needed) and mark.read_text().strip() == fingerprint(script)
-
-
-class _Server:
-    """The pages as static files on a free local port, in a background thread."""
-
-    def __init__(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        for page in _PAGES.glob("*.html"):
-            (folder / page.name).write_text("<!doctype html><meta charset='utf-8'>" + page.read_text("utf-8"), "utf-8")
-        handler = partial(_QuietHandler, directory=str(folder))
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def url(self, app: str) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/{app}.html"
-
-    def __enter__(self) -> _Server:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
 
 
 class _Encoder:
