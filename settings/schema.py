@@ -318,6 +318,13 @@ class SelectionSettings:
     role: str = "policy"
     # Stage 2 shows each pick's first screenshot, as the method does; off for a policy model that reads text only.
     stage2_screens: bool = True
+    # Every selection call of a step opens with the same context (task, page, history, screenshot), then its
+    # own introduction and material, so the server reads the page once per step (its prefix cache); off: each
+    # call opens with its introduction (the order before issue 28). Same words either way (docs/fidelity.md).
+    shared_opening: bool = True
+    # A step whose task, page, screenshot, history, previous trajectory and candidates equal an earlier
+    # step's reuses that step's decision instead of asking the same prompts again.
+    skip_unchanged: bool = True
     # No longer read: selection prompts get the policy's whole page text; kept so older config files still load.
     page_summary_lines: int = 30
 

@@ -27,6 +27,7 @@ that cannot be read means no demonstration at this step, recorded as such.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -36,7 +37,6 @@ from agent.videos.images import keyframe_data_url
 from agent.videos.page import page_title, ranking_query
 from agent.method.selection_replies import read_choice, read_continuation, read_picks
 from agent.method.templates import block, render
-from agent.base.templates import text_block
 from evaluation.observation import Observation, tab_header
 from model_access.client import ModelClient
 from model_access.messages import Message, image_part
@@ -85,24 +85,51 @@ class TwoStageSelector:
         self.titles: dict[str, str] = {}
         self.previous: Trajectory | None = None
         self._screen: list[dict[str, Any]] = []
+        self.steps = 0
+        self.decided: dict[str, tuple[int, Selection]] = {}
 
     def reset(self, video_ids: list[str], titles: dict[str, str]) -> None:
         self.video_ids, self.titles, self.previous = list(video_ids), dict(titles), None
+        self.steps = 0
+        self.decided: dict[str, tuple[int, Selection]] = {}  # situation -> (step, its selection)
 
     def select(self, objective: str, observation: Observation, history: str) -> Selection:
         """The trajectory for the next action (or none) and the record of how it was decided."""
+        self.steps += 1
         before = self._usage()
         context = {"objective": objective, "page": self._page(observation), "history": history}
         self._screen = self._screenshot_parts(observation)
         record: dict[str, Any] = {"previous": self.previous.trajectory_id if self.previous else None}
-        try:
-            selection = self._decide(context, observation, record)
-        except ReplyParseError as exc:
-            record.update(decision=UNREADABLE, chosen=None, error=str(exc))
-            selection = Selection(None, record)
+        key = self._situation(context, observation)
+        known = self.decided.get(key) if self.settings.selection.skip_unchanged else None
+        if known is not None:
+            # Same task, page, screenshot, history, previous trajectory and candidates: the same prompts, so the
+            # same decision; not asked again (selection.skip_unchanged).
+            step, selection = known
+            record = {**selection.record, "reused_from_step": step}
+            record.pop("usage", None)
+            selection = Selection(selection.demonstration, record)
+        else:
+            try:
+                selection = self._decide(context, observation, record)
+            except ReplyParseError as exc:
+                record.update(decision=UNREADABLE, chosen=None, error=str(exc))
+                selection = Selection(None, record)
+            if record.get("decision") != UNREADABLE:  # an unreadable reply may read at a second asking
+                self.decided[key] = (self.steps, selection)
         self.previous = selection.demonstration.trajectory if selection.demonstration else None
         record["usage"] = _difference(self._usage(), before)
         return selection
+
+    def _situation(self, context: dict[str, str], observation: Observation) -> str:
+        """What every selection prompt of this step is made of (the candidates are fixed per episode unless
+        pre-cut by a ranking of this very page)."""
+        digest = hashlib.sha256()
+        for value in (*context.values(), self.previous.trajectory_id if self.previous else "", *self.video_ids):
+            digest.update(value.encode() + b"\0")
+        for part in self._screen:
+            digest.update(repr(part).encode())
+        return digest.hexdigest()
 
     # ---- the stages ----
 
@@ -141,13 +168,10 @@ class TwoStageSelector:
         return Selection(Demonstration(SELECTED, choice.trajectory), record)
 
     def _ask_continuation(self, context: dict[str, str], previous: Trajectory) -> tuple[bool, str]:
-        prompt = render(
-            "select_continuation",
-            **context,
-            demo_objective=previous.objective,
-            demo_steps=numbered_steps(previous.actions),
+        material = block(
+            "select_continuation", demo_objective=previous.objective, demo_steps=numbered_steps(previous.actions)
         )
-        reply = self._chat([{"role": "user", "content": [text_block(prompt), *self._screen]}], CONTINUATION_STAGE)
+        reply = self._chat([self._message(context, "select_continuation_intro", [material])], CONTINUATION_STAGE)
         return read_continuation(reply)
 
     def _ask_stage1(self, context: dict[str, str], pool: CandidatePool) -> tuple[list[Candidate], str, list[str]]:
@@ -161,9 +185,8 @@ class TwoStageSelector:
             if pool.of_video(video_id)
         )
         per_video = self.settings.selection.candidates_per_video
-        prompt = render("select_stage1", **context, listing=listing, per_video=per_video)
-        message = {"role": "user", "content": [text_block(prompt), *self._screen]}
-        numbers, reason = read_picks(self._chat([message], STAGE1))
+        material = block("select_stage1", listing=listing, per_video=per_video)
+        numbers, reason = read_picks(self._chat([self._message(context, "select_stage1_intro", [material])], STAGE1))
         known = pool.by_number()
         picks: list[Candidate] = []
         ignored: list[str] = []
@@ -183,8 +206,7 @@ class TwoStageSelector:
 
     def _ask_stage2(self, context: dict[str, str], picks: list[Candidate]) -> tuple[Candidate | None, str]:
         agent = self.settings.agent
-        parts: list[dict[str, Any]] = [block("select_stage2", **context), *self._screen]
-        parts.append(block("select_stage2_candidates"))
+        parts: list[dict[str, Any]] = [block("select_stage2_candidates")]
         for candidate in picks:
             trajectory = candidate.trajectory
             steps = numbered_steps(trajectory.actions)
@@ -196,7 +218,8 @@ class TwoStageSelector:
                 parts.append(block("select_stage2_screen", number=number))
                 parts.append(image_part(url))
         parts.append(block("select_stage2_question"))
-        number, reason = read_choice(self._chat([{"role": "user", "content": parts}], STAGE2))
+        message = self._message(context, "select_stage2_intro", parts, screen_last=False)
+        number, reason = read_choice(self._chat([message], STAGE2))
         if number is None:
             return None, reason
         chosen = next((c for c in picks if c.number == number), None)
@@ -206,6 +229,26 @@ class TwoStageSelector:
         return chosen, reason
 
     # ---- what every stage reads about the page ----
+
+    def _message(
+        self, context: dict[str, str], intro: str, material: list[dict[str, Any]], screen_last: bool = True
+    ) -> Message:
+        """One selection request: the step's context (task, page, history, screenshot), the call's own
+        introduction and its material.
+
+        `selection.shared_opening` (default) puts the context first, identical in every call of a step, so a
+        server that keeps the previous prompt (llama.cpp's slot, vLLM's prefix cache) reads the page once per
+        step; off, each call opens with its own introduction and the screenshot follows the text (the order
+        before issue 28). The words are the same either way.
+        """
+        opening = block("select_context", **context)
+        if self.settings.selection.shared_opening:
+            parts = [opening, *self._screen, block(intro), *material]
+        elif screen_last:
+            parts = [block(intro), opening, *material, *self._screen]
+        else:
+            parts = [block(intro), opening, *self._screen, *material]
+        return {"role": "user", "content": parts}
 
     def _page(self, observation: Observation) -> str:
         return render(

@@ -137,9 +137,9 @@ def build_index(folder: Path, server_url: str, video_files: dict[str, Path] | No
 
 def rules_for(intent_words: str, kind_marker: str, replies: list[str]) -> list[dict[str, Any]]:
     """One rule per reply, used once each in order, for prompts of one kind about one task."""
-    pattern = re.escape(kind_marker) + ".*" + re.escape(intent_words)
-    if kind_marker in (POLICY, INTERMEDIATE):  # these prompts name the task before their closing sentence
-        pattern = re.escape(intent_words) + ".*" + re.escape(kind_marker)
+    # Both anywhere in the prompt: selection prompts name the task before or after their introduction
+    # (selection.shared_opening), the policy's before its closing sentence.
+    pattern = f"^(?=.*{re.escape(kind_marker)})(?=.*{re.escape(intent_words)})"
     return [{"regex": pattern, "reply": reply, "times": 1} for reply in replies]
 
 
