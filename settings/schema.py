@@ -288,6 +288,13 @@ class ProcessingSettings:
     keyframe_quality: int = 85
     # Frames are shrunk to this longest side (pixels) before a model sees them; 1280 sends 720p as recorded.
     model_image_max_side: int = 1280
+    # The objective calls of one start action open alike (instructions, the screen before, the steps so far)
+    # so a server's prefix cache reads only each call's new step and last screen; off: steps first, both
+    # screens last (the order before issue 28). The same words either way (docs/fidelity.md).
+    shared_opening: bool = True
+    # Send the frames before/after a span to the objective and trajectory-check calls; off for a text-only
+    # model (the prompts still speak of the two screens, which then do not come).
+    frames_in_prompts: bool = True
     # Ask the VLM whether each named trajectory really fits its objective, and drop those that do not.
     trajectory_filtering: bool = True
     # Transcript characters the action filter reads: enough to tell the video's task, bounded cost.

@@ -28,6 +28,8 @@ from settings.schema import Settings
 
 STAGE = "trajectories"
 TEMPLATE = "trajectory"
+QUESTION_TEMPLATE = "trajectory_question"
+STEPS_TEMPLATE = "trajectory_steps"
 _NONE_WORDS = {"", "none", "null", "no objective", "n/a", "no task"}
 ANSWER_HEADING = "OBJECTIVE:"
 
@@ -117,17 +119,46 @@ def whole_video_trajectory(
 
 def two_frame_message(prompt: str, before: KeyFrame, after: KeyFrame, settings: Settings) -> dict[str, Any]:
     """The prompt, then the frame before the first step and the frame after the last, each introduced."""
+    return framed_message([prompt], before, [], after, settings)
+
+
+def framed_message(
+    opening: list[str], before: KeyFrame, middle: list[str], after: KeyFrame, settings: Settings
+) -> dict[str, Any]:
+    """`opening` texts, the frame before the first step, `middle` texts, the frame after the last step.
+
+    With `processing.frames_in_prompts` off (a text-only model) the frames and their captions are left out.
+    """
     p = settings.processing
-    return {
-        "role": "user",
-        "content": [
-            text_part(prompt),
-            text_part("Screen before the first step:"),
-            image_part(model_image(before.path, p.model_image_max_side, p.keyframe_quality)),
-            text_part("Screen after the last step:"),
-            image_part(model_image(after.path, p.model_image_max_side, p.keyframe_quality)),
-        ],
-    }
+    frames = p.frames_in_prompts
+    content: list[dict[str, Any]] = [text_part("\n\n".join(opening) + "\n\n")]
+    if frames:
+        content.append(text_part("Screen before the first step:"))
+        content.append(image_part(model_image(before.path, p.model_image_max_side, p.keyframe_quality)))
+    if middle:
+        content.append(text_part("\n\n".join(middle) + "\n\n"))
+    if frames:
+        content.append(text_part("Screen after the last step:"))
+        content.append(image_part(model_image(after.path, p.model_image_max_side, p.keyframe_quality)))
+    return {"role": "user", "content": content}
+
+
+def objective_message(
+    steps: list[LabeledAction], before: KeyFrame, after: KeyFrame, settings: Settings
+) -> dict[str, Any]:
+    """One objective call's message.
+
+    `processing.shared_opening` (default) sends what every call of one start action shares first: the
+    instructions, the screen before the first step, then the steps so far, so a server that keeps the
+    previous prompt reads only the new step and the screen after it; off, the steps come before the
+    instructions and both screens last (the order before issue 28). The same words either way.
+    """
+    p = settings.processing
+    intro, question = render(TEMPLATE, p), render(QUESTION_TEMPLATE, p)
+    listed = render(STEPS_TEMPLATE, p, actions=format_steps(steps))
+    if p.shared_opening:
+        return framed_message([intro, question], before, [listed], after, settings)
+    return framed_message([intro, listed, question], before, [], after, settings)
 
 
 def _objective_of(_: int, reply: str) -> str | None:
@@ -147,7 +178,9 @@ class VlmObjectives:
         return {
             "objectives": self.name,
             "model_image_max_side": self.settings.processing.model_image_max_side,
-            "prompts": prompt_identity(self.settings.processing, TEMPLATE),
+            "prompts": prompt_identity(self.settings.processing, TEMPLATE, QUESTION_TEMPLATE, STEPS_TEMPLATE),
+            "shared_opening": self.settings.processing.shared_opening,
+            "frames_in_prompts": self.settings.processing.frames_in_prompts,
             "model": role_identity(self.settings, "vlm"),
         }
 
@@ -160,11 +193,10 @@ class VlmObjectives:
         client: ModelClient,
     ) -> tuple[list[str | None], StageStats]:
         requests = []
-        for i, j in spans:
+        for i, j in spans:  # by start, then end: calls of one start follow each other (see objective_message)
             steps = actions[i : j + 1]
-            prompt = render(TEMPLATE, self.settings.processing, actions=format_steps(steps))
             before, after = frames_around(steps, keyframes)
-            requests.append(ChatRequest("vlm", [two_frame_message(prompt, before, after, self.settings)], STAGE))
+            requests.append(ChatRequest("vlm", [objective_message(steps, before, after, self.settings)], STAGE))
         labels = [f"{video.video_id} actions {i}-{j}" for i, j in spans]
         outcome = ask_parsed(client, requests, _objective_of, self.settings.processing, labels)
         return outcome.values, outcome.stats
