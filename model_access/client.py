@@ -38,6 +38,7 @@ therefore not be served under one name (vLLM's `--served-model-name`).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
@@ -123,6 +124,7 @@ class ModelClient:
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
         self._http: dict[tuple[str, str], openai.OpenAI] = {}
         self._http_lock = threading.Lock()
+        self._log_lock = threading.Lock()
         # Attempts in a row that cannot reach a role's server; at the limit its calls stop (model_access/health.py).
         self.connection_watch = ConnectionWatch(models.stop_after_connection_failures)
 
@@ -343,7 +345,22 @@ class ModelClient:
         )
         if result.truncated:
             log.info("%s: the reply was cut at the length limit (finish_reason=length)", describe)
+        self._log_call(result, images)
         return result
+
+    def _log_call(self, result: ChatResult, images: int) -> None:
+        """One line of `models.call_log` for a call a server answered."""
+        path = self.settings.models.call_log
+        if not path:
+            return
+        line = {
+            "answered_at": round(time.time(), 3), "stage": result.stage, "role": result.role, "model": result.model,
+            "prompt_tokens": result.prompt_tokens, "cached_prompt_tokens": result.cached_prompt_tokens,
+            "completion_tokens": result.completion_tokens, "latency_s": round(result.latency_s, 3),
+            "finish_reason": result.finish_reason, "retries": result.retries, "images": images,
+        }  # fmt: skip
+        with self._log_lock, open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
 
     def _replay(self, reply: dict[str, Any], role: str, stage: str, key: str) -> ChatResult:
         scripted = bool(reply.get("scripted"))

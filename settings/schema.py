@@ -162,6 +162,10 @@ class ModelSettings:
     stream: bool = False
     # Replay finished calls from disk so a re-run costs nothing.
     use_cache: bool = True
+    # A file that gets one JSON line per call a server answered (stage, role, tokens, tokens reused from the
+    # server's prefix cache, latency, finish reason), in the order answers came; "" keeps none. For cost
+    # studies such as benchmarks/method_cost.py.
+    call_log: str = ""
     # Ask each needed role's server once (GET /v1/models) before a command touches any video or task,
     # so a dead endpoint stops it at once; off lets a fully cached re-run go on without servers.
     check_before_run: bool = True
