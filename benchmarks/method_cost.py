@@ -237,7 +237,7 @@ def selection_share(result: AgentResult) -> float:
 
 def run_processing(args, server, tutorials: Path, out: Path, extra: list[str]) -> dict:
     call_log = out / "calls.jsonl"
-    cache = out / "cache"
+    cache = out.parent / "processing-cache"  # shared: the OCR labels are made once, the objective calls twice
     command = [
         "process-videos", "--source", "dir", "--videos", str(tutorials), "--labeler", "ocr", "--objectives", "vlm",
         "--no-trajectory-filtering", "--no-action-filtering", "--index", str(out / "index"),
@@ -351,4 +351,9 @@ def print_processing(args, server, settings, log: ServerLog, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from foundation.errors import UserError
+
+    try:
+        main()
+    except UserError as exc:  # a missing server, tutorial or site: one line that says how to fix it
+        raise SystemExit(f"method_cost: {exc}") from None
