@@ -44,6 +44,7 @@ DWELL_S = 0.15  # resting this long before the screen changes near it reads as a
 DWELL_REACH = (320, 60, 320, 60)
 NEAR_ANSWER_S = 2.0  # a change within that reach is a click's answer this soon after the pointer came to rest
 FAR_ANSWER_S = 1.0  # a change beyond that reach is a click's answer only this soon after the pointer came to rest
+SAME_CLICK_S, SAME_SPOT_PX = 1.5, 24  # a change this soon after a click this near it is that click's answer
 FAR_ANSWER_MIN_PX = 12  # and only when it is at least this tall and wide (a line of text, not a speck)
 SCROLL_MIN_FRACTION = 0.05  # a change smaller than this share of the frame is not tested for scrolling
 # Around a click: the rows kept (up, down), tall enough for a wrapped link, and the area whose
@@ -167,10 +168,15 @@ class Observer:
         # A click's answer may show far from the button (a status line, a list filled in): right after the
         # hand came to rest, a change anywhere that is more than a speck counts too.
         far = facts.time_s - self._rest_since <= FAR_ANSWER_S and any(self._sizeable(box) for box in answers)
-        if page or near or far:
-            self._dwell_used = True
-            return True
-        return False
+        if not (page or near or far):
+            return False
+        self._dwell_used = True
+        # The page still answering the click just made here (a loading page filled in, the pointer redrawn
+        # as an arrow over it) is no second click.
+        last = self.clicks[-1] if self.clicks else None
+        return last is None or not (
+            facts.time_s - last.time_s <= SAME_CLICK_S and math.dist(last.point, facts.pointer) <= SAME_SPOT_PX * self.scale
+        )
 
     def _large(self, box: Box) -> bool:
         return (box[2] - box[0]) * (box[3] - box[1]) >= KEY_CHANGE_AREA * self.width * self.height
