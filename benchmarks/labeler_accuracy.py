@@ -35,7 +35,8 @@ from settings import load_settings  # noqa: E402
 from tasks.labeler_recordings.styles import recorder  # noqa: E402
 from tasks.sandbox.tutorials.recorder import record_tutorials  # noqa: E402
 
-TARGETS = {"sandbox": (0.9, 0.85), "heldout": (0.8, 0.6), "untouched": (0.8, 0.6), "sealed": (0.8, 0.6)}  # (kind F1, + target)
+# (kind F1, kind + target F1)
+TARGETS = {"sandbox": (0.9, 0.85), "heldout": (0.8, 0.6), "untouched": (0.8, 0.6), "sealed": (0.8, 0.6)}
 TITLES = {
     "sandbox": "on the sandbox tutorials (tuned on)",
     "heldout": "on the held-out styles (other apps and recorder; tuned on)",

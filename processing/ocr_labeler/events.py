@@ -250,7 +250,8 @@ def _typing(
     if page is None:
         page = _jump_after(observation.facts, last_key, next_click_s)
     if page is None:  # results shown in place: a large change under the resting hand, with no click between
-        page = next((t for t in _still_changes(observation) if last_key < t < min(next_click_s, last_key + ENTER_WITHIN_S)), None)
+        until = min(next_click_s, last_key + ENTER_WITHIN_S)
+        page = next((t for t in _still_changes(observation) if last_key < t < until), None)
     if page is None:
         return steps
     if page - last_key <= settings.enter_pause_s:

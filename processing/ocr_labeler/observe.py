@@ -174,9 +174,10 @@ class Observer:
         # The page still answering the click just made here (a loading page filled in, the pointer redrawn
         # as an arrow over it) is no second click.
         last = self.clicks[-1] if self.clicks else None
-        return last is None or not (
-            facts.time_s - last.time_s <= SAME_CLICK_S and math.dist(last.point, facts.pointer) <= SAME_SPOT_PX * self.scale
-        )
+        if last is None:
+            return True
+        same_spot = math.dist(last.point, facts.pointer) <= SAME_SPOT_PX * self.scale
+        return not (facts.time_s - last.time_s <= SAME_CLICK_S and same_spot)
 
     def _large(self, box: Box) -> bool:
         return (box[2] - box[0]) * (box[3] - box[1]) >= KEY_CHANGE_AREA * self.width * self.height

@@ -56,8 +56,10 @@ _OPEN_LIST = """(el) => {
     const row = document.createElement('div');
     row.textContent = o.text;
     row.style.cssText = 'padding:6px 12px 6px 14px;color:#1b1b1b;border-radius:4px;border-left:3px solid transparent';
-    const on = () => { for (const c of list.children) { c.style.background = ''; c.style.borderLeftColor = 'transparent'; }
-                       row.style.background = '#dbe9f6'; row.style.borderLeftColor = '#1a73c9'; };
+    const on = () => {
+      for (const c of list.children) { c.style.background = ''; c.style.borderLeftColor = 'transparent'; }
+      row.style.background = '#dbe9f6'; row.style.borderLeftColor = '#1a73c9';
+    };
     row.addEventListener('mousemove', on);
     if (i === el.selectedIndex) on();
     list.appendChild(row);
@@ -360,9 +362,10 @@ def _play(take: _Take, step: tuple, index: int) -> None:
             page.mouse.wheel(0, NOTCH_PX if notches > 0 else -NOTCH_PX)
             _settle_scroll(page)
             take.hold(rng.choice((1, 1, 2, 3)) / CAPTURE_FPS)
+        after = page.evaluate("window.scrollY")
         take.actions.append(ActionRecord("scroll", "", "", "down" if notches > 0 else "up", round(start, 3),
                                          round(take.t, 3), index, cursor=[round(take.x, 1), round(take.y, 1)],
-                                         scroll_before=before, scroll_after=page.evaluate("window.scrollY")))  # fmt: skip
+                                         scroll_before=before, scroll_after=after))  # fmt: skip
         take.hold(rng.uniform(0.5, 0.9))
     else:
         raise UserError(f"sealed script step {step!r}: unknown kind {kind!r}")
