@@ -6,9 +6,9 @@ Phases, each timed, each resumable (a second run reuses what the first made):
 3. process them with the model-free parts: OCR labeler, derived objectives, no
    filtering stages (they need a model), into the trajectory index;
 4. score the labeled actions against the tutorials' ground-truth logs, then label and
-   score two styles made by other recorders for other apps (`tasks/labeler_recordings`):
-   the held-out styles (tuned on) and the untouched style (never tuned on), three figures
-   each named for what it was measured on;
+   score the styles made by other recorders for other apps (`tasks/labeler_recordings`):
+   the held-out and untouched styles together (tuned on), and the sealed style (never
+   tuned on); three figures, each named for what it was measured on;
 5. run the replay policy on the sandbox skill-retention tasks twice, through the
    runner (records, pages, summaries): with two-stage embedding selection, and with
    `--no-trajectory-selection` (the most relevant video's longest trajectory).
@@ -87,12 +87,13 @@ def _demo(args: argparse.Namespace) -> int:
     print("\n".join(accuracy_lines(accuracy)))
     clock.done("labeler accuracy, sandbox", since)
     accuracies = [accuracy]
-    for style, what in (("heldout", "held-out styles (tuned on)"), ("untouched", "untouched style (not tuned on)")):
+    for group, what in (("tuned held-out", "held-out and untouched styles (tuned on)"),
+                        ("sealed", "sealed style (not tuned on)")):  # fmt: skip
         since = time.perf_counter()
         print(f"labeling the {what} recordings (other apps and recorders; recorded once, then cached) ...", flush=True)
-        accuracies.append(recordings_accuracy(settings, style, args.quick))
+        accuracies.append(recordings_accuracy(settings, group, args.quick))
         print("\n".join(accuracy_lines(accuracies[-1])))
-        clock.done(f"labeler accuracy, {style}", since)
+        clock.done(f"labeler accuracy, {group}", since)
 
     results = [_run(settings, names, label, selection, folder, args, clock) for label, selection, folder in RUNS]
     _final_report(accuracies, results, clock)

@@ -13,14 +13,16 @@ from settings import Settings
 
 
 OWN = "on the sandbox tutorials (tuned on)"
-HELD_OUT = "on the held-out styles (other apps and recorder; tuned on)"
-UNTOUCHED = "on recordings it was not tuned on (untouched style: three more apps, 10 fps capture)"
-# One recording per app for --quick.
+TUNED_HELD_OUT = "on the held-out and untouched styles (other apps and recorders; tuned on)"
+SEALED = "on recordings it was not tuned on (sealed style: three more apps, 15 fps capture)"
+# Which styles each figure is measured on, and one recording per app for --quick.
+GROUPS = {"tuned held-out": ("heldout", "untouched"), "sealed": ("sealed",)}
+TITLES = {"tuned held-out": TUNED_HELD_OUT, "sealed": SEALED}
 QUICK = {
     "heldout": ("tracker-new-task", "recipes-search", "settings-password"),
     "untouched": ("trips-search", "handbook-find", "inbox-search"),
+    "sealed": ("library-search", "clinic-book", "guide-find"),
 }
-TITLES = {"heldout": HELD_OUT, "untouched": UNTOUCHED}
 
 
 @dataclass
@@ -48,21 +50,19 @@ def labeler_accuracy(settings: Settings, names: list[str]) -> LabelerAccuracy:
     return LabelerAccuracy(total, scored, missing)
 
 
-def recordings_accuracy(settings: Settings, style: str, quick: bool) -> LabelerAccuracy:
-    """The OCR labeler, with the same settings, on the `heldout` or `untouched` recordings (made once, then cached)."""
+def recordings_accuracy(settings: Settings, group: str, quick: bool) -> LabelerAccuracy:
+    """The OCR labeler, with the same settings, on the recordings of a group of `GROUPS` (made once, then cached)."""
     from processing.ocr_labeler.labeler import OcrLabeler
+    from tasks.labeler_recordings.styles import recorder
 
-    if style == "heldout":
-        from tasks.labeler_recordings.heldout.recorder import record_all
-    else:
-        from tasks.labeler_recordings.untouched.recorder import record_all
     knobs = settings.processing.ocr_labeler
     total, scored = AccuracyReport.empty(), 0
-    for recording in record_all(settings, only=list(QUICK[style]) if quick else None):
-        predicted = OcrLabeler().label(recording.video, [], knobs)
-        total = total.add(score_actions(predicted, ground_truth_actions(recording.actions), knobs.score_tolerance_s))
-        scored += 1
-    return LabelerAccuracy(total, scored, [], TITLES[style])
+    for style in GROUPS[group]:
+        for recording in recorder(style)(settings, only=list(QUICK[style]) if quick else None):
+            predicted = OcrLabeler().label(recording.video, [], knobs)
+            total = total.add(score_actions(predicted, ground_truth_actions(recording.actions), knobs.score_tolerance_s))
+            scored += 1
+    return LabelerAccuracy(total, scored, [], TITLES[group])
 
 
 def accuracy_lines(accuracy: LabelerAccuracy) -> list[str]:

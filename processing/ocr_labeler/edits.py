@@ -133,6 +133,15 @@ class EditWatch:
                 return None
         return None
 
+    def typing_in_field(self, box: Box) -> bool:
+        """`box` is typing-sized ink inside the field the last click went into (a key's doing, not a click's)."""
+        click = self._click
+        if click is None:
+            return False
+        s = self.scale
+        small = box[2] - box[0] <= TYPED_INK[0] * s and box[3] - box[1] <= TYPED_INK[1] * s
+        return small and inside(box, grow(click.field, 4))
+
     def follow(self, facts: FrameFacts, page: bool) -> None:
         if page or facts.shift is not None:
             self.close("page" if page else "scroll")

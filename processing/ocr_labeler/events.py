@@ -7,9 +7,10 @@ pointer) becomes one action or a few, classified by what followed it before the 
   field with a drop mark at its right end) and its shown value then changed, as arrow
   keys do: one action, its text the value shown last;
 - type: typing-sized ink kept appearing in the clicked field and the text read there
-  grew or was replaced (or bullets appeared: a password); named by the field's
-  placeholder or label, its text what was typed. A pause of `click_before_typing_s`
-  between the click and the first key makes the click an action of its own; a value
+  grew or was replaced (or bullets appeared: a password); named by a form's label set
+  over the field, else its placeholder, else its label; its text what was typed. A pause
+  of `click_before_typing_s` between the click and the first key makes the click an
+  action of its own; a value
   that was there before and is gone after was selected first (`press` Control+A);
 - goto: the same in the browser's address bar (a URL-like text at the top);
 - click otherwise, named by what is at the tip (`targets`).
@@ -29,7 +30,7 @@ from processing.ocr_labeler.frames import Box, box_around, grow, overlaps
 from processing.ocr_labeler.naming import clean_name, join, text_at
 from processing.ocr_labeler.observation import ClickView, Edit, FrameFacts, Observation
 from processing.ocr_labeler.ocr import TextBox
-from processing.ocr_labeler.rests import REACTION_REACH
+from processing.ocr_labeler.rests import REACTION_REACH, STILL_PX
 from processing.ocr_labeler.targets import Target, target_of
 from processing.ocr_labeler.timeline import Step, effect_end, hover_reverts, page_changes, scrolls
 from processing.ocr_labeler.typed_text import typed_from_lines, url_in
@@ -44,8 +45,11 @@ BULLET = "•"  # what a masked entry shows, one per character typed
 MIN_TYPING_INK = 2  # frames with typed ink in the field (one change is a focus ring or a button's new state)
 RING_MISSED_S = 1.0  # a click seen from the page's response with no ring this near in time: the ring was missed
 KEY_EFFECT_S = 2.5  # a new screen this long after an action may still be its doing (a slow load)
+KEY_REST_S = 0.5  # a large change under a hand resting this long is no hover's doing
+KEY_CHANGE_AREA = 0.04  # share of the frame: a dialog or a panel, not a line of text
 ENTER_WITHIN_S = 3.0  # a new page or a jump this long after the last key, with no click between, is Enter's
 MENU_MARK = (34, 16, 14)
+DROP_MARKS = frozenset("Vv∨⌄▼▾﹀")  # what OCR reads a menu's drop mark as
 MENU_HEIGHT = 52  # pixels: a menu is one line tall  # a menu's drop mark: in this many pixels at its right end, at most this wide and tall
 
 
@@ -91,7 +95,7 @@ def assemble(observation: Observation, settings: OcrLabelerSettings) -> list[Ste
             steps.append(Step("click", target.name(reach), "", click.time_s,
                               effect_end(click.time_s, pages, next_click_s)))  # fmt: skip
         position += 1
-    steps += _unexplained_keys(pages, steps)
+    steps += _unexplained_keys(pages, steps, observation)
     steps += _hovers(observation, reach, settings)
     keys = [step.start_s for step in steps if step.kind == "press"]
     steps += scrolls(observation.facts, [c.time_s for _, c in clicks] + keys)
@@ -99,16 +103,32 @@ def assemble(observation: Observation, settings: OcrLabelerSettings) -> list[Ste
     return steps
 
 
-def _unexplained_keys(pages: list[float], steps: list[Step]) -> list[Step]:
-    """A new screen that no click, typing or key seen before it explains came from a key (Escape closing a dialog).
+def _unexplained_keys(pages: list[float], steps: list[Step], observation: Observation) -> list[Step]:
+    """A new screen, or a large change under a hand at rest, that no click, typing or key seen before it
+    explains came from a key (Escape closing a dialog).
 
     The mouse's doings are clicks, found separately; what changes the screen without them is the keyboard.
     """
     found = []
-    for page in pages:
-        if not any(step.start_s - 0.2 <= page <= step.end_s + KEY_EFFECT_S for step in steps + found):
-            found.append(Step("press", "", "Escape", page, page))
+    for time_s in sorted(pages + _still_changes(observation)):
+        if not any(step.start_s - 0.2 <= time_s <= step.end_s + KEY_EFFECT_S for step in steps + found):
+            found.append(Step("press", "", "Escape", time_s, time_s))
     return found
+
+
+def _still_changes(observation: Observation) -> list[float]:
+    """Times a large area changed (a dialog closing) while the pointer had rested for a while."""
+    times, rest_since = [], None
+    large = KEY_CHANGE_AREA * observation.width * observation.height
+    for fact in observation.facts:
+        if fact.pointer is None or fact.moved is None or fact.moved > STILL_PX:
+            rest_since = None
+            continue
+        rest_since = fact.time_s if rest_since is None else rest_since
+        if fact.shift is None and not fact.page and fact.time_s - rest_since >= KEY_REST_S:
+            if sum((b[2] - b[0]) * (b[3] - b[1]) for b in fact.content) >= large:
+                times.append(fact.time_s)
+    return times
 
 
 def _usable(click: ClickView, observation: Observation, settings: OcrLabelerSettings) -> bool:
@@ -139,13 +159,22 @@ def _opens_list(click: ClickView, edits: list[Edit], following: ClickView, facts
     for edit in edits:
         if edit.first_s - click.time_s > LIST_OPENS_S:
             continue
-        x0, y0, x1, y1 = grow(edit.first_box, 4)
-        touches = y0 <= control[3] + 12 and y1 >= control[1] - 12 and x0 < control[2] and x1 > control[0]
-        reaches = y1 >= control[3] + 30 or y0 <= control[1] - 30  # below the control or above it
-        inside = x0 <= following.point[0] <= x1 and y0 <= following.point[1] <= y1
-        if touches and reaches and inside and _closes(edit.first_box, following.time_s, facts):
-            return True
+        # Each area that changed as the list opened on its own: something else may have changed in that frame.
+        for part in _parts(edit.first_box, edit.first_s, facts):
+            x0, y0, x1, y1 = grow(part, 4)
+            touches = y0 <= control[3] + 12 and y1 >= control[1] - 12 and x0 < control[2] and x1 > control[0]
+            reaches = y1 >= control[3] + 30 or y0 <= control[1] - 30  # below the control or above it
+            inside = x0 <= following.point[0] <= x1 and y0 <= following.point[1] <= y1
+            if touches and reaches and inside and _closes(part, following.time_s, facts):
+                return True
     return False
+
+
+def _parts(box: Box, time_s: float, facts: list[FrameFacts]) -> list[Box]:
+    """The changed areas inside `box` in the frame at `time_s`, and `box` itself."""
+    frame = next((fact for fact in facts if abs(fact.time_s - time_s) < 1e-6), None)
+    inner = [part for part in frame.content if overlaps(part, box)] if frame is not None else []
+    return inner + [box]
 
 
 def _closes(box: Box, time_s: float, facts: list[FrameFacts]) -> bool:
@@ -201,7 +230,9 @@ def _typing(
         return [Step("goto", "address bar", url, click.time_s, page if page is not None else last_key)]
     before, after = observation.read(edits[0].before), observation.read(edits[-1].after)
     placeholder = _placeholder(before, after)
-    name = clean_name(placeholder) if placeholder else target.field_name()
+    # A form's label set over the field names it as a person does ("the Going to field"); else its
+    # placeholder, else whatever labels it.
+    name = target.stacked_label() or (clean_name(placeholder) if placeholder else target.field_name())
     first_key = min((e.first_typed_s for e in edits if e.first_typed_s is not None), default=click.time_s)
     steps = []
     if keyboard:
@@ -218,6 +249,9 @@ def _typing(
     steps.append(step)
     if page is None:
         page = _jump_after(observation.facts, last_key, next_click_s)
+    if page is None:  # results shown in place: a large change under the resting hand, with no click between
+        until = min(next_click_s, last_key + ENTER_WITHIN_S)
+        page = next((t for t in _still_changes(observation) if last_key < t < until), None)
     if page is None:
         return steps
     if page - last_key <= settings.enter_pause_s:
@@ -250,15 +284,15 @@ def _replaced(target: Target, before: list[TextBox], after: list[TextBox]) -> bo
 def _is_menu(target: Target, observation: Observation) -> bool:
     """The clicked control is a menu: a field with a small drop mark (a chevron, a triangle) at its right end."""
     control = target.control
-    if control is None or control.kind != "field":
-        return False
+    if control is None or control.kind not in ("field", "button"):
+        return False  # a menu drawn grey looks like a button, with a mark at its right end all the same
     x0, y0, x1, y1 = control.box
     width, mark_w, mark_h = (int(v * observation.scale) for v in MENU_MARK)
     if y1 - y0 > MENU_HEIGHT * observation.scale:
         return False  # a menu shows one line; a text area is taller (its resize grip is no drop mark)
     strip = (x1 - width, y0 + 3, x1 - 3, y1 - 3)
-    if any(t.box[2] > strip[0] for t in control.texts):
-        return False  # text runs into the right end: no room for a mark
+    if any(t.box[2] > strip[0] and t.text.strip() not in DROP_MARKS for t in control.texts):
+        return False  # text runs into the right end: no room for a mark (OCR may read the mark itself as a "V")
     part = target.click.picture.part(strip)
     if part.size == 0:
         return False

@@ -25,7 +25,7 @@ from processing.records import LabeledAction
 from settings.schema import OcrLabelerSettings
 
 EVIDENCE_MODES = ("auto", "ring", "dwell")
-LABELER_VERSION = 3  # bump when a change to the code changes labels, so stored labeling is redone
+LABELER_VERSION = 4  # bump when a change to the code changes labels, so stored labeling is redone
 
 
 @dataclass(frozen=True)

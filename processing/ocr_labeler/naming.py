@@ -39,6 +39,7 @@ TICK_MARKS = frozenset("Oo0〇◯○●◉☐☑☒□■")
 _MIN_CONTROL = (16, 14)  # pixels: smaller closed regions are the insides of letters
 _BOXLIKE = 0.45  # a control's background fills this share of its box at least (the rest is its text)
 _ICON_SIZE = 48  # pixels: a control this small with no words is an icon (vote arrow, star, radio button)
+_STACKED = 14  # pixels: a label over a field is this close above it and this close to its left edge
 _EDGE_CHARS = " .…·•|:-–—*»«>›<‹"
 
 
@@ -60,18 +61,24 @@ def clean_name(text: str) -> str:
     return stripped.strip(_EDGE_CHARS) or text
 
 
-def find_control(grey: np.ndarray, point: tuple[float, float], origin: tuple[int, int]) -> Box | None:
+def find_control(
+    grey: np.ndarray, point: tuple[float, float], origin: tuple[int, int], avoid: Box | None = None
+) -> Box | None:
     """The flat-coloured box around `point` (frame pixels) in `grey`, a crop whose top-left is `origin`.
 
     The fill starts from a few spots around the tip (the tip itself may be on a letter or
     an icon); of the boxes that contain the tip and stay clear of the crop's edges, the
     innermost one big enough to be a control wins (a button inside a card, not the card).
+    A box inside `avoid` (frame pixels: where the pointer was painted out) may be the patch
+    itself, when the page under it changed shade since (a hover tint): it wins only when
+    no other box does.
     """
     height, width = grey.shape
     px, py = int(round(point[0])) - origin[0], int(round(point[1])) - origin[1]
     if not (0 <= px < width and 0 <= py < height):
         return None
     best: Box | None = None
+    patch: Box | None = None
     tried: set[tuple[int, int, int, int]] = set()
     for dx, dy in _SEEDS:
         sx, sy = px + dx, py + dy
@@ -82,11 +89,20 @@ def find_control(grey: np.ndarray, point: tuple[float, float], origin: tuple[int
             continue
         if box[2] - box[0] < _MIN_CONTROL[0] or box[3] - box[1] < _MIN_CONTROL[1]:
             continue  # the inside of a letter
+        if avoid is not None and _within(box, avoid, origin):
+            patch = box
+            continue
         if best is None or _area(box) < _area(best):
             best = box
+    best = best or patch
     if best is None:
         return None
     return best[0] + origin[0], best[1] + origin[1], best[2] + origin[0], best[3] + origin[1]
+
+
+def _within(box: Box, outer: Box, origin: tuple[int, int]) -> bool:
+    x0, y0, x1, y1 = outer[0] - origin[0], outer[1] - origin[1], outer[2] - origin[0], outer[3] - origin[1]
+    return box[0] >= x0 and box[1] >= y0 and box[2] <= x1 and box[3] <= y1
 
 
 def _fill_box(grey: np.ndarray, seed: tuple[int, int], tried: set[tuple[int, int, int, int]]) -> Box | None:
@@ -206,6 +222,15 @@ def field_label(texts: list[TextBox], field: Box) -> TextBox | None:
     return min(candidates, key=lambda item: item[0])[1] if candidates else None
 
 
+def stacked_label(texts: list[TextBox], field: Box) -> TextBox | None:
+    """A form's label set right over its field, flush with its left edge (not a page or dialog title)."""
+    label = field_label(texts, field)
+    if label is None:
+        return None
+    above = field[1] - label.box[3]
+    return label if -2 <= above <= _STACKED and abs(label.box[0] - field[0]) <= _STACKED else None
+
+
 def join(lines: list[TextBox]) -> str:
     ordered = sorted(lines, key=lambda t: (round(t.center[1] / 8), t.box[0]))
     return " ".join(t.text for t in ordered)
@@ -213,3 +238,56 @@ def join(lines: list[TextBox]) -> str:
 
 def _contains(box: Box, point: tuple[float, float], margin: float) -> bool:
     return box[0] - margin <= point[0] <= box[2] + margin and box[1] - margin <= point[1] <= box[3] + margin
+
+
+_INK_FROM_BACKGROUND = 80  # colour distance: a pixel this far from the line's background is ink
+_SAME_INK = 70  # and this close to the ink at the tip is written in the same colour
+_OTHER_INK = 120  # and this far from it is another colour (plain text around a link)
+
+
+def colour_run(crop: np.ndarray, tip_x: int) -> tuple[int, int] | None:
+    """The columns of a line's words written in the colour of those at `tip_x` (a link inside a sentence).
+
+    `crop` is the line (BGR). None when the whole line is one colour, or nothing is written at the tip.
+    The run grows from the tip while the gaps are no wider than a word space and it meets no column
+    written only in another colour (a link drawn on a tint of its own has the tint in every column).
+    """
+    height, width = crop.shape[:2]
+    if width < 4 * height or not 0 <= tip_x < width:
+        return None
+    pixels = crop.astype(np.float32)
+    border = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
+    ink = np.linalg.norm(pixels - np.median(border, axis=0), axis=2) > _INK_FROM_BACKGROUND
+    reach = max(4, height // 2)
+    near = ink[:, max(0, tip_x - reach) : tip_x + reach]
+    if near.sum() < 3:
+        return None
+    colour = np.median(pixels[:, max(0, tip_x - reach) : tip_x + reach][near], axis=0)
+    distance = np.linalg.norm(pixels - colour, axis=2)
+    same = (ink & (distance < _SAME_INK)).any(axis=0)
+    other = (ink & (distance > _OTHER_INK)).sum(axis=0) >= 2
+    if other.sum() < 0.1 * width:
+        return None  # one colour: the line is one name
+    gap = int(0.9 * height)
+    ends = []
+    for step in (-1, 1):
+        x, last, blank = tip_x, tip_x, 0
+        while 0 <= x < width and not (other[x] and not same[x]) and blank <= gap:
+            blank = 0 if same[x] else blank + 1
+            last = x if same[x] else last
+            x += step
+        ends.append(last)
+    left, right = ends
+    if right - left < height or right - left > 0.85 * width or not between_words(crop, left, right + 1):
+        return None
+    return left, right + 1
+
+
+def between_words(crop: np.ndarray, left: int, right: int) -> bool:
+    """Columns `left` to `right` of a line start and end at gaps between words, not inside one (a pointer's
+    leftovers, a ring, cut through letters)."""
+    pixels = crop.astype(np.float32)
+    border = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
+    ink = (np.linalg.norm(pixels - np.median(border, axis=0), axis=2) > _INK_FROM_BACKGROUND).any(axis=0)
+    outside = np.concatenate([ink[max(0, left - 2) : left], ink[right : right + 2]])
+    return not outside.any()

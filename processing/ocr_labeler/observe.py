@@ -23,6 +23,7 @@ import numpy as np
 
 from processing.ocr_labeler.changes import CELL, Change, frame_change
 from processing.ocr_labeler.edits import EditWatch, KeyboardFocus
+from processing.ocr_labeler.events import KEY_CHANGE_AREA
 from processing.ocr_labeler.frames import Box, Frame, FrameBuffer, box_around, clip_box, grow, overlaps, stream, union
 from processing.ocr_labeler.naming import find_control
 from processing.ocr_labeler.observation import ClickView, FrameFacts, Observation, Picture
@@ -41,6 +42,10 @@ DWELL_S = 0.15  # resting this long before the screen changes near it reads as a
 # Where a change counts as caused by a click at the tip (left, up, right, down): fields are wide, and
 # the caret or the first letter shows at a field's left end, wherever in it the click was.
 DWELL_REACH = (320, 60, 320, 60)
+NEAR_ANSWER_S = 2.0  # a change within that reach is a click's answer this soon after the pointer came to rest
+FAR_ANSWER_S = 1.0  # a change beyond that reach is a click's answer only this soon after the pointer came to rest
+SAME_CLICK_S, SAME_SPOT_PX = 1.5, 24  # a change this soon after a click this near it is that click's answer
+FAR_ANSWER_MIN_PX = 12  # and only when it is at least this tall and wide (a line of text, not a speck)
 SCROLL_MIN_FRACTION = 0.05  # a change smaller than this share of the frame is not tested for scrolling
 # Around a click: the rows kept (up, down), tall enough for a wrapped link, and the area whose
 # lines are read (left, up, right, down), wide enough for the nearest text beside a radio button.
@@ -50,6 +55,10 @@ LABEL_ROOM = (200, 36)  # left of and above a control, where its label would be
 TOP_BAND = 0.12  # the top share of the frame, where a browser's address field would be
 ADDRESS_TRIES = 4  # frames read to find the address (the first, then at the first clicks)
 ADDRESS_PAGE_FRACTION = 0.02  # with the address changed, this share of the frame changing is a new page
+# A caret is a bar one or two change cells wide and several times as tall; a typed letter moves it, so a
+# letter's change is wider than this.
+CARET_MAX_W, CARET_TALL = 8, 2.5
+CARET_COLUMNS = 3  # pixel columns a caret's change spans at most
 
 
 class Observer:
@@ -88,7 +97,7 @@ class Observer:
         hit = self.tracker.update(frame.luma, list(change.boxes))
         before = self._hits.get(previous.index)
         ignored = [sprite_box(h, margin=3) for h in (hit, before) if h is not None] + self._highlights(frame.time_s)
-        content = change.outside(ignored)
+        content = tuple(box for box in change.outside(ignored) if not self._caret(box, frame, previous))
         fraction = _fraction_outside(change, ignored) if content else 0.0
         shift = vertical_shift(frame.luma, previous.luma, change) if fraction >= SCROLL_MIN_FRACTION else None
         moved = math.dist(hit.point, before.point) if hit is not None and before is not None else None
@@ -147,10 +156,34 @@ class Observer:
         if self._dwell_used or not rested or facts.shift is not None:
             return False
         reach = box_around(facts.pointer, *self._px(DWELL_REACH))
-        if page or any(overlaps(box, reach) for box in facts.content):
-            self._dwell_used = True
+        answers = [box for box in facts.content if not self.edits.typing_in_field(box)]  # keys typed are no click
+        # After a long rest, a change beside the hand is the keyboard's (Tab moving the focus to the next
+        # field), and so is a large one under it (Escape closing the dialog it rests on); a click then
+        # shows under the tip.
+        if facts.time_s - self._rest_since > NEAR_ANSWER_S:
+            tip = box_around(facts.pointer, 0, 0, 1, 1)
+            near = any(overlaps(box, tip) and not self._large(box) for box in answers)
+        else:
+            near = any(overlaps(box, reach) for box in answers)
+        # A click's answer may show far from the button (a status line, a list filled in): right after the
+        # hand came to rest, a change anywhere that is more than a speck counts too.
+        far = facts.time_s - self._rest_since <= FAR_ANSWER_S and any(self._sizeable(box) for box in answers)
+        if not (page or near or far):
+            return False
+        self._dwell_used = True
+        # The page still answering the click just made here (a loading page filled in, the pointer redrawn
+        # as an arrow over it) is no second click.
+        last = self.clicks[-1] if self.clicks else None
+        if last is None:
             return True
-        return False
+        same_spot = math.dist(last.point, facts.pointer) <= SAME_SPOT_PX * self.scale
+        return not (facts.time_s - last.time_s <= SAME_CLICK_S and same_spot)
+
+    def _large(self, box: Box) -> bool:
+        return (box[2] - box[0]) * (box[3] - box[1]) >= KEY_CHANGE_AREA * self.width * self.height
+
+    def _sizeable(self, box: Box) -> bool:
+        return min(box[2] - box[0], box[3] - box[1]) >= FAR_ANSWER_MIN_PX * self.scale
 
     def _click(self, index: int, time_s: float, previous: Frame, hit: PointerHit | None, evidence: str) -> None:
         assert hit is not None
@@ -177,7 +210,8 @@ class Observer:
 
     def _view(self, image: np.ndarray, hit: PointerHit) -> tuple[Picture, Box | None]:
         """The picture kept around the tip (rows around it, lines near it to be read), and the control it is in."""
-        control = find_control(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), hit.point, (0, 0))
+        patch = grow(sprite_box(hit), 3) if hit.template >= 0 or hit.sprite is not None else None
+        control = find_control(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), hit.point, (0, 0), patch)
         up, down = self._px(CLICK_BAND)
         crop = (0, int(hit.y) - up, self.width, int(hit.y) + down)  # whole rows: long lines are read whole
         focus = box_around(hit.point, *self._px(CLICK_FOCUS))
@@ -198,6 +232,15 @@ class Observer:
         return areas
 
     # ---- helpers ----
+
+    def _caret(self, box: Box, frame: Frame, previous: Frame) -> bool:
+        """A thin upright bar: a text caret blinking, which is no change of the page (a letter typed is wider)."""
+        width, height = box[2] - box[0], box[3] - box[1]
+        if width > CARET_MAX_W * self.scale or height < CARET_TALL * width:
+            return False
+        x0, y0, x1, y1 = box
+        diff = cv2.absdiff(frame.luma[y0:y1, x0:x1], previous.luma[y0:y1, x0:x1]) > 2 * self.settings.change_noise
+        return int(diff.any(axis=0).sum()) <= CARET_COLUMNS
 
     def _unpointed(self, frame: Frame, hit: PointerHit | None = None) -> np.ndarray:
         return pointer_free(frame, hit or self._hits.get(frame.index), self.buffer, self._hits.get)

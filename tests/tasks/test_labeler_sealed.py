@@ -1,0 +1,87 @@
+"""The sealed tutorial style: its video is what the issue describes and its ground truth is what the page did.
+
+The labeler is deliberately not run here: this style is kept apart from tuning, and is
+scored only by `benchmarks/labeler_accuracy.py --style sealed` and the demo.
+"""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from foundation.video_io import probe
+from tasks.labeler_recordings.sealed.recorder import CAPTURE_FPS, FPS, GOP, REPEAT, record_all
+
+NAME = "clinic-details"  # a tab clicked, a pre-filled field retyped after Control+A, Tab, a menu stepped by keys
+
+
+@pytest.fixture(scope="module")
+def recording(test_settings):
+    (recording,) = record_all(test_settings, only=[NAME], report=lambda line: None)
+    return recording
+
+
+def _frames(video) -> list[np.ndarray]:
+    capture = cv2.VideoCapture(str(video))
+    frames = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.int16))
+    capture.release()
+    return frames
+
+
+def test_the_video_shows_each_picture_twice_at_30_fps_with_keyframes_every_60(recording) -> None:
+    info = probe(recording.video)
+    assert (info.width, info.height) == (1280, 720) and round(info.fps) == FPS == CAPTURE_FPS * REPEAT == 30
+    frames = _frames(recording.video)
+    changes = [float(np.abs(a - b).mean()) for a, b in zip(frames, frames[1:])]
+    # Within a picture's two frames only compression noise differs; the pointer moves between pictures.
+    within = [c for i, c in enumerate(changes) if (i + 1) % REPEAT]
+    between = [c for i, c in enumerate(changes) if (i + 1) % REPEAT == 0]
+    assert max(within) < 0.5 < max(between), (max(within), max(between))
+    keyframes = _keyframe_numbers(recording.video)
+    assert keyframes[:3] == [0, GOP, 2 * GOP], keyframes[:3]
+
+
+def _keyframe_numbers(video) -> list[int]:
+    import subprocess
+
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pict_type",
+                          "-of", "csv=p=0", str(video)], capture_output=True, text=True, check=True).stdout  # fmt: skip
+    return [number for number, kind in enumerate(out.split()) if kind.strip(",") == "I"]
+
+
+def test_ground_truth_lists_clicks_keys_typing_and_the_menu_as_actions_of_their_own(recording) -> None:
+    log = json.loads(recording.actions.read_text())
+    assert [(a["type"], a["target"], a["text"]) for a in log["actions"]] == [
+        ("click", "My details", ""), ("click", "Phone number", ""), ("press", "", "Control+A"),
+        ("type", "Phone number", "0161 555 0199"), ("press", "", "Tab"), ("type", "Email", "sam.whitfield@example.net"),
+        ("select", "Reminders by", "Email"), ("click", "Save details", ""),
+    ]  # fmt: skip
+    frames = _frames(recording.video)
+    for action in log["actions"]:
+        before = frames[int((action["start_s"] - 0.1) * FPS)]
+        after = frames[min(len(frames) - 1, int((action["end_s"] + 0.6) * FPS))]
+        assert (np.abs(after - before) > 40).sum() > 50, f"{action['type']} {action['target']!r}: nothing changed"
+        if action["type"] in ("click", "select"):
+            x, y, w, h = action["box"]
+            cx, cy = action["cursor"]
+            assert x <= cx <= x + w and y <= cy <= y + h, f"{action['target']!r}: the pointer was not on it"
+
+
+def test_recording_is_the_same_under_any_load(recording, test_settings) -> None:
+    """Frames are made by virtual time, so a second recording gives the same log and the same pictures."""
+    first_log = json.loads(recording.actions.read_text())["actions"]
+    first = _frames(recording.video)
+    recording.actions.with_suffix("").with_suffix(".fingerprint").unlink()
+    (again,) = record_all(test_settings, only=[NAME], report=lambda line: None)
+    assert json.loads(again.actions.read_text())["actions"] == first_log  # the server's port may differ
+    second = _frames(again.video)
+    assert len(second) == len(first)
+    assert max(float(np.abs(a - b).mean()) for a, b in zip(first, second)) < 0.5
