@@ -41,7 +41,12 @@ def start_serve(cache: Path) -> tuple[subprocess.Popen, dict[str, int], dict[str
     for spec in SITES.values():
         env.pop(spec.env_var, None)
     args = [sys.executable, "-m", "cli.main", "sandbox", "serve", *[a for name in NAMES for a in ("--site", name)], *ports_args(ports)]
-    serve = subprocess.Popen(args, env=env, cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A suite started in the background (`cmd &`, nohup) inherits an ignored SIGINT, and Python then installs no
+    # Ctrl-C handler: the child gets the default back, as a terminal's serve has it.
+    serve = subprocess.Popen(
+        args, env=env, cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
     lines = []
     while not lines or lines[-1] != "Ctrl-C stops them":
         line = serve.stdout.readline()
