@@ -27,7 +27,8 @@ from foundation.errors import UserError
 from tasks.labeler_recordings.heldout import apps, pointer_art, scripts
 from tasks.labeler_recordings.heldout.scripts import Script
 from settings import Settings
-from tasks.sandbox.tutorials.ground_truth import ActionRecord, TutorialRecord
+from tasks.labeler_recordings.saving import save_recording
+from tasks.sandbox.tutorials.ground_truth import ActionRecord
 
 FPS = 12
 WIDTH, HEIGHT = 1280, 720
@@ -219,15 +220,10 @@ def _record(browser, url: str, script: Script, folder: Path) -> float:
     finally:
         context.close()
     duration = take.frames / FPS
-    record = TutorialRecord(
-        name=script.name, title=script.name.replace("-", " "), description=f"held-out {script.app} tutorial",
-        site=script.app, start_url=url, fps=FPS, width=WIDTH, height=HEIGHT, page_top=0, duration_s=duration,
-        actions=take.actions, narration=[],
-    )  # fmt: skip
-    (folder / f"{script.name}.fingerprint").unlink(missing_ok=True)
-    partial.replace(folder / f"{script.name}.mp4")
-    (folder / f"{script.name}.actions.json").write_text(record.to_json(), encoding="utf-8")
-    (folder / f"{script.name}.fingerprint").write_text(fingerprint(script) + "\n")
+    save_recording(
+        folder, partial, script, style="held-out", url=url, fps=FPS, size=(WIDTH, HEIGHT), duration_s=duration,
+        actions=take.actions, fingerprint=fingerprint(script),
+    )
     return duration
 
 

@@ -32,7 +32,8 @@ from tasks.labeler_recordings.page_server import PageServer
 from tasks.labeler_recordings.sealed import pointer, scripts
 from tasks.labeler_recordings.untouched.recorder import Recording
 from tasks.labeler_recordings.untouched.scripts import Script
-from tasks.sandbox.tutorials.ground_truth import ActionRecord, TutorialRecord
+from tasks.labeler_recordings.saving import save_recording
+from tasks.sandbox.tutorials.ground_truth import ActionRecord
 
 CAPTURE_FPS = 15
 REPEAT = 2  # each captured picture is shown this many frames
@@ -270,15 +271,10 @@ def _record(browser, url: str, script: Script, folder: Path) -> float:
     finally:
         context.close()
     duration = take.captures / CAPTURE_FPS
-    record = TutorialRecord(
-        name=script.name, title=script.name.replace("-", " "), description=f"sealed {script.app} tutorial",
-        site=script.app, start_url=url, fps=FPS, width=WIDTH, height=HEIGHT, page_top=0, duration_s=duration,
-        actions=take.actions, narration=[],
-    )  # fmt: skip
-    (folder / f"{script.name}.fingerprint").unlink(missing_ok=True)
-    partial_file.replace(folder / f"{script.name}.mp4")
-    (folder / f"{script.name}.actions.json").write_text(record.to_json(), encoding="utf-8")
-    (folder / f"{script.name}.fingerprint").write_text(fingerprint(script) + "\n")
+    save_recording(
+        folder, partial_file, script, style="sealed", url=url, fps=FPS, size=(WIDTH, HEIGHT), duration_s=duration,
+        actions=take.actions, fingerprint=fingerprint(script),
+    )
     return duration
 
 
