@@ -168,7 +168,17 @@ def prepare_index(settings, names: list[str]) -> Path:
     return Path(settings.paths.index_dir)
 
 
-def run_agent(args, server, index: Path, out: Path, policy: str, extra: list[str], ids: str) -> list[str]:
+def run_quietly(command: list[str], what: str) -> None:
+    """One `videodemo` command with its output held back; printed, and the benchmark stopped, if it fails."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = cli_main(command)
+    if code != 0:
+        print(printed.getvalue())
+        raise SystemExit(f"{what} failed with exit code {code}")
+
+
+def run_agent(args, server, index: Path, out: Path, policy: str, extra: list[str], ids: str) -> None:
     call_log = out / "calls.jsonl"
     command = [
         "run", "--ids", ids, "--out", str(out / "run"), "--no-progress", "--no-cache", "--fresh",
@@ -183,13 +193,7 @@ def run_agent(args, server, index: Path, out: Path, policy: str, extra: list[str
         "--set", f"agent.observation_token_budget={args.page_tokens}", "--set", "agentoccam.max_invalid_reasks=1",
         *extra,
     ]  # fmt: skip
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        code = cli_main(command)
-    if code != 0:
-        print(printed.getvalue())
-        raise SystemExit(f"the run {out.name} failed with exit code {code}")
-    return command
+    run_quietly(command, f"the run {out.name}")
 
 
 def read_agent_result(label: str, out: Path, calls: list[Call]) -> AgentResult:
@@ -235,7 +239,7 @@ def selection_share(result: AgentResult) -> float:
     return reused / prompt if prompt else 0.0
 
 
-def run_processing(args, server, tutorials: Path, out: Path, extra: list[str]) -> dict:
+def run_processing(args, server, tutorials: Path, out: Path, extra: list[str]) -> None:
     call_log = out / "calls.jsonl"
     cache = out.parent / "processing-cache"  # shared: the OCR labels are made once, the objective calls twice
     command = [
@@ -247,13 +251,7 @@ def run_processing(args, server, tutorials: Path, out: Path, extra: list[str]) -
         "--set", "models.vlm.timeout_s=600", "--set", "models.max_retries=1", "--set", "models.max_concurrency=1",
         "--set", "processing.frames_in_prompts=false", "--set", f"models.call_log={call_log}", *extra,
     ]  # fmt: skip
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        code = cli_main(command)
-    if code != 0:
-        print(printed.getvalue())
-        raise SystemExit(f"process-videos ({out.name}) failed with exit code {code}")
-    return {"command": command}
+    run_quietly(command, f"process-videos ({out.name})")
 
 
 def main() -> None:
