@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 
-import cv2
 import numpy as np
 import pytest
 
 from foundation.video_io import probe
 from tasks.labeler_recordings.sealed.recorder import CAPTURE_FPS, FPS, GOP, REPEAT, record_all
+from tests.tasks.video_frames import grey_frames
 
 NAME = "clinic-details"  # a tab clicked, a pre-filled field retyped after Control+A, Tab, a menu stepped by keys
 
@@ -24,22 +24,10 @@ def recording(test_settings):
     return recording
 
 
-def _frames(video) -> list[np.ndarray]:
-    capture = cv2.VideoCapture(str(video))
-    frames = []
-    while True:
-        ok, frame = capture.read()
-        if not ok:
-            break
-        frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.int16))
-    capture.release()
-    return frames
-
-
 def test_the_video_shows_each_picture_twice_at_30_fps_with_keyframes_every_60(recording) -> None:
     info = probe(recording.video)
     assert (info.width, info.height) == (1280, 720) and round(info.fps) == FPS == CAPTURE_FPS * REPEAT == 30
-    frames = _frames(recording.video)
+    frames = grey_frames(recording.video)
     changes = [float(np.abs(a - b).mean()) for a, b in zip(frames, frames[1:])]
     # Within a picture's two frames only compression noise differs; the pointer moves between pictures.
     within = [c for i, c in enumerate(changes) if (i + 1) % REPEAT]
@@ -64,7 +52,7 @@ def test_ground_truth_lists_clicks_keys_typing_and_the_menu_as_actions_of_their_
         ("type", "Phone number", "0161 555 0199"), ("press", "", "Tab"), ("type", "Email", "sam.whitfield@example.net"),
         ("select", "Reminders by", "Email"), ("click", "Save details", ""),
     ]  # fmt: skip
-    frames = _frames(recording.video)
+    frames = grey_frames(recording.video)
     for action in log["actions"]:
         before = frames[int((action["start_s"] - 0.1) * FPS)]
         after = frames[min(len(frames) - 1, int((action["end_s"] + 0.6) * FPS))]
@@ -78,10 +66,10 @@ def test_ground_truth_lists_clicks_keys_typing_and_the_menu_as_actions_of_their_
 def test_recording_is_the_same_under_any_load(recording, test_settings) -> None:
     """Frames are made by virtual time, so a second recording gives the same log and the same pictures."""
     first_log = json.loads(recording.actions.read_text())["actions"]
-    first = _frames(recording.video)
+    first = grey_frames(recording.video)
     recording.actions.with_suffix("").with_suffix(".fingerprint").unlink()
     (again,) = record_all(test_settings, only=[NAME], report=lambda line: None)
     assert json.loads(again.actions.read_text())["actions"] == first_log  # the server's port may differ
-    second = _frames(again.video)
+    second = grey_frames(again.video)
     assert len(second) == len(first)
     assert max(float(np.abs(a - b).mean()) for a, b in zip(first, second)) < 0.5

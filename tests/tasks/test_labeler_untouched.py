@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 
-import cv2
 import numpy as np
 import pytest
 
 from foundation.video_io import probe
 from tasks.labeler_recordings.untouched.recorder import CAPTURE_FPS, FPS, REPEAT, record_all
+from tests.tasks.video_frames import grey_frames
 
 NAME = "inbox-search"  # a field clicked and typed into, Enter, a revealed button, a menu chosen by keys
 
@@ -24,22 +24,10 @@ def recording(test_settings):
     return recording
 
 
-def _frames(video) -> list[np.ndarray]:
-    capture = cv2.VideoCapture(str(video))
-    frames = []
-    while True:
-        ok, frame = capture.read()
-        if not ok:
-            break
-        frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.int16))
-    capture.release()
-    return frames
-
-
 def test_the_video_repeats_each_captured_picture_at_30_fps(recording) -> None:
     info = probe(recording.video)
     assert (info.width, info.height) == (1280, 720) and round(info.fps) == FPS == CAPTURE_FPS * REPEAT
-    frames = _frames(recording.video)
+    frames = grey_frames(recording.video)
     changes = [float(np.abs(a - b).mean()) for a, b in zip(frames, frames[1:])]
     # Within a picture's three frames only compression noise differs; the pointer moves between pictures.
     within = [c for i, c in enumerate(changes) if (i + 1) % REPEAT]
@@ -53,7 +41,7 @@ def test_ground_truth_lists_click_key_and_menu_actions_of_their_own(recording) -
         ("click", "Search mail", ""), ("type", "Search mail", "invoice"), ("press", "", "Enter"),
         ("click", "Archive", ""), ("select", "Move selected to", "Receipts"), ("click", "Move", ""),
     ]  # fmt: skip
-    frames = _frames(recording.video)
+    frames = grey_frames(recording.video)
     for action in log["actions"]:
         if action["type"] in ("press", "type"):
             continue
@@ -68,10 +56,10 @@ def test_ground_truth_lists_click_key_and_menu_actions_of_their_own(recording) -
 def test_recording_is_the_same_under_any_load(recording, test_settings) -> None:
     """Frames are made by virtual time, so a second recording gives the same log and the same pictures."""
     first_log = json.loads(recording.actions.read_text())["actions"]
-    first = _frames(recording.video)
+    first = grey_frames(recording.video)
     recording.actions.with_suffix("").with_suffix(".fingerprint").unlink()
     (again,) = record_all(test_settings, only=[NAME], report=lambda line: None)
     assert json.loads(again.actions.read_text())["actions"] == first_log  # the server's port may differ
-    second = _frames(again.video)
+    second = grey_frames(again.video)
     assert len(second) == len(first)
     assert max(float(np.abs(a - b).mean()) for a, b in zip(first, second)) < 0.5
