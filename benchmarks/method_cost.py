@@ -21,6 +21,7 @@ script records/processes what is missing the same way. Timings depend on the mac
 ratios come from one run on one machine.
 
     .venv/bin/python benchmarks/method_cost.py [--tasks 8] [--steps 3] [--page-tokens 800] [--reply-tokens 64]
+        [--prompt-cache MIB]
 """
 
 from __future__ import annotations
@@ -262,6 +263,9 @@ def main() -> None:
     parser.add_argument("--reply-tokens", type=int, default=64, help="max_tokens of policy/selection replies (64)")
     parser.add_argument("--objective-tokens", type=int, default=32, help="max_tokens of objective replies (32)")
     parser.add_argument("--threads", type=int, default=2, help="llama.cpp threads (2)")
+    parser.add_argument("--prompt-cache", type=int, default=0, metavar="MIB",
+                        help="also keep earlier prompts' states in RAM up to MIB (llama-cpp-python --cache, the "
+                             "several-prompt case of vLLM's prefix caching); default 0: the one slot only")  # fmt: skip
     parser.add_argument("--skip-agent", action="store_true", help="only the processing part")
     parser.add_argument("--skip-processing", action="store_true", help="only the agent part")
     parser.add_argument("--out", type=Path, default=None, help="work folder (default <cache>/benchmarks/method_cost)")
@@ -279,9 +283,12 @@ def main() -> None:
     with contextlib.redirect_stdout(io.StringIO()):
         index = prepare_index(settings, names)
 
-    server = llama_cpp_server(out / "server-logs", context=8192, threads=args.threads).start()
+    server = llama_cpp_server(
+        out / "server-logs", context=8192, threads=args.threads, prompt_cache_mib=args.prompt_cache
+    ).start()
     log = ServerLog(server.log_path)
-    print(f"llama.cpp server {server.model} at {server.base_url} (one slot, context 8192); work folder {out}\n")
+    kept = f", earlier prompts kept up to {args.prompt_cache} MiB" if args.prompt_cache else ""
+    print(f"llama.cpp server {server.model} at {server.base_url} (one slot{kept}, context 8192); work folder {out}\n")
     try:
         if not args.skip_agent:
             results = []

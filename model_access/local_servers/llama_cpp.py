@@ -20,12 +20,21 @@ def smollm2_gguf(environment: str) -> Path:
 
 
 def llama_cpp_server(
-    log_dir: Path, *, context: int = 8192, threads: int = 2, model_name: str = MODEL_NAME, port: int = 0
+    log_dir: Path,
+    *,
+    context: int = 8192,
+    threads: int = 2,
+    model_name: str = MODEL_NAME,
+    port: int = 0,
+    prompt_cache_mib: int = 0,
 ) -> LocalServer:
     """A llama.cpp server (not started) on a free port: one slot, `context` tokens, served as `model_name`.
 
     llama.cpp keeps the previous prompt's evaluated tokens in its one slot and reuses the longest shared
-    opening of the next prompt, as llama.cpp's own server does with its slot cache.
+    opening of the next prompt, as llama.cpp's own server does with its slot cache. `prompt_cache_mib` > 0
+    adds llama-cpp-python's state cache in RAM (`--cache true`): the states of earlier prompts are kept up
+    to that size and the one sharing the longest opening is loaded first, so several prompts are served
+    at once, as vLLM's automatic prefix caching does; still one request at a time.
     """
     python = server_python(NAME)
     port = port or free_port()
@@ -36,4 +45,6 @@ def llama_cpp_server(
         "--n_ctx", str(context), "--n_threads", str(threads), "--n_threads_batch", str(threads),
         "--verbose", "true",
     ]  # fmt: skip
+    if prompt_cache_mib > 0:
+        command += ["--cache", "true", "--cache_type", "ram", "--cache_size", str(prompt_cache_mib << 20)]
     return LocalServer(NAME, command, port, Path(log_dir) / f"{NAME}-{port}.log", model=model_name)
