@@ -48,7 +48,8 @@ SHORT = {"selection_continuation": "continuation", "selection_stage1": "stage 1"
          "policy": "policy", "trajectories": "objectives"}  # fmt: skip
 BEFORE = ["--set", "selection.shared_opening=false", "--set", "selection.skip_unchanged=false"]
 PROCESSING_BEFORE = ["--set", "processing.shared_opening=false"]
-VARIANTS = (("base agent", "base", []), ("method, before", "video", BEFORE), ("method, now", "video", []))
+VARIANTS = {"base": ("base agent", "base", []), "before": ("method, before", "video", BEFORE),
+            "now": ("method, now", "video", [])}  # fmt: skip
 OBJECTIVE_VIDEOS = ("forum_browse_sort", "shop_search_sort")
 
 
@@ -255,6 +256,14 @@ def run_processing(args, server, tutorials: Path, out: Path, extra: list[str]) -
     run_quietly(command, f"process-videos ({out.name})")
 
 
+def _variants(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in VARIANTS]
+    if unknown or not names or names[0] != "base" or len(names) < 2:
+        raise argparse.ArgumentTypeError(f"choose from {', '.join(VARIANTS)}, base first and at least one other")
+    return names
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=8, help="sandbox skill tasks, half per site (default 8)")
@@ -266,6 +275,9 @@ def main() -> None:
     parser.add_argument("--prompt-cache", type=int, default=0, metavar="MIB",
                         help="also keep earlier prompts' states in RAM up to MIB (llama-cpp-python --cache, the "
                              "several-prompt case of vLLM's prefix caching); default 0: the one slot only")  # fmt: skip
+    parser.add_argument("--variants", type=_variants, default=list(VARIANTS), metavar="LIST",
+                        help="agent runs, comma-separated, base first: base, before (the method's prompt order "
+                             "before issue 28), now (default: base,before,now)")  # fmt: skip
     parser.add_argument("--skip-agent", action="store_true", help="only the processing part")
     parser.add_argument("--skip-processing", action="store_true", help="only the agent part")
     parser.add_argument("--out", type=Path, default=None, help="work folder (default <cache>/benchmarks/method_cost)")
@@ -293,7 +305,7 @@ def main() -> None:
         if not args.skip_agent:
             results = []
             ids = ",".join(t.key for t in tasks)
-            for label, policy, extra in VARIANTS:
+            for label, policy, extra in (VARIANTS[name] for name in args.variants):
                 folder = out / label.replace(", ", "-").replace(" ", "-")
                 started = time.perf_counter()
                 log.mark()
@@ -308,16 +320,16 @@ def main() -> None:
 
 
 def print_agent(results: list[AgentResult], args) -> None:
-    base, before, now = results
-    print(f"\nPer step ({len(VARIANTS)} runs of the same tasks, step budget {args.steps}, page {args.page_tokens} "
+    base, methods = results[0], results[1:]
+    print(f"\nPer step ({len(results)} runs of the same tasks, step budget {args.steps}, page {args.page_tokens} "
           f"tokens, replies <= {args.reply_tokens} tokens); reused = served from the server's slot, read = the rest")
     print("\n".join(agent_table(results)))
-    for result in (before, now):
+    for result in methods:
         print(f"{result.label}: {result.selections} selections, {result.unreadable_selections} with an unreadable "
               f"reply (no demonstration), {result.reused_decisions} decided by an identical earlier step; "
               f"selection prompt tokens reused {selection_share(result):.0%}")  # fmt: skip
     print(f"tasks: " + "; ".join(f"{r.label}: {r.status}" for r in results))
-    for result in (before, now):
+    for result in methods:
         print(f"ratio {result.label} / base agent: step time {result.step_seconds() / base.step_seconds():.2f}x, "
               f"tokens read {result.step_tokens_read() / base.step_tokens_read():.2f}x")  # fmt: skip
 
