@@ -10,7 +10,12 @@ from tests.processing.pipeline_helpers import config_file, run_cli
 
 from processing.plugins import LABELERS
 
-pytestmark = pytest.mark.skipif("ocr" not in LABELERS, reason="the OCR labeler is not registered yet")
+pytestmark = [
+    pytest.mark.skipif("ocr" not in LABELERS, reason="the OCR labeler is not registered yet"),
+    # The quick demo records, labels (three styles) and replays: ~420 s on a quiet 2-core machine, over
+    # 600 s (the suite's default) when the machine is shared, so the first test's setup gets more room.
+    pytest.mark.timeout(1500),
+]
 
 
 @pytest.fixture(scope="module")
