@@ -21,7 +21,7 @@ script records/processes what is missing the same way. Timings depend on the mac
 ratios come from one run on one machine.
 
     .venv/bin/python benchmarks/method_cost.py [--tasks 8] [--steps 3] [--page-tokens 800] [--reply-tokens 64]
-        [--prompt-cache MIB]
+        [--variants base,before,now] [--prompt-cache MIB] [--skip-agent | --skip-processing]
 """
 
 from __future__ import annotations
