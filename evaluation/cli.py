@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import copy
+import sys
 from pathlib import Path
 
 
@@ -41,6 +43,15 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         "--out", type=Path, metavar="DIR", help="run folder (default: <cache>/runs/<policy>-<tasks>-<hash>)"
     )
     run.add_argument("--max-steps", type=int, metavar="N", help="step budget per task (agent.max_steps)")
+    samples = run.add_mutually_exclusive_group()
+    samples.add_argument(
+        "--samples",
+        type=int,
+        metavar="N",
+        help="play the configuration N times as independent samples 1..N, each in its own resumable folder "
+        "(<folder>-sample<K> for K > 1); calls at temperature > 0 are drawn anew per sample",
+    )
+    samples.add_argument("--sample", type=int, metavar="K", help="play only sample K of the configuration (run.sample)")
     run.add_argument("--fresh", action="store_true", help="delete the run folder's results and start over")
     run.add_argument("--retry-errors", action="store_true", help="run again the tasks recorded as errors")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -102,23 +113,75 @@ def _run(args: argparse.Namespace) -> int:
 
         import_ray()  # a missing ray is one line before any folder is made
     tasks_path = args.tasks or SANDBOX_CONFIGS_DIR
-    spec = RunSpec(
-        tasks_path=tasks_path,
-        policy=args.policy,
-        policy_args=args,
-        out_dir=args.out,
-        site=args.site,
-        kind=args.kind,
-        ids=args.ids,
-        workers=workers,
-        fresh=args.fresh,
-        retry_errors=args.retry_errors,
-        progress=not args.no_progress,
-        ray=args.ray,
-    )
-    run_dir = run(spec, settings)
-    print(f"\nrecords and pages: {run_dir} (open {run_dir / 'index.html'})")
+    sample_numbers = _sample_numbers(args, settings)
+    if len(sample_numbers) > 1:
+        _say_which_calls_are_shared(settings)
+    run_dirs = []
+    for sample in sample_numbers:
+        sample_settings = copy.deepcopy(settings)
+        sample_settings.run.sample = sample
+        if len(sample_numbers) > 1:
+            print(f"sample {sample} of {len(sample_numbers)}", file=sys.stderr)
+        spec = RunSpec(
+            tasks_path=tasks_path,
+            policy=args.policy,
+            policy_args=args,
+            out_dir=_sample_folder(args.out, sample) if len(sample_numbers) > 1 else args.out,
+            site=args.site,
+            kind=args.kind,
+            ids=args.ids,
+            workers=workers,
+            fresh=args.fresh,
+            retry_errors=args.retry_errors,
+            progress=not args.no_progress,
+            ray=args.ray,
+        )
+        run_dir = run(spec, sample_settings)
+        run_dirs.append(run_dir)
+        print(f"\nrecords and pages: {run_dir} (open {run_dir / 'index.html'})")
+    if len(run_dirs) > 1:
+        print(f"\nthe {len(run_dirs)} samples: " + " ".join(str(d) for d in run_dirs))
+        print("compare with another configuration: videodemo report <its folders> " + " ".join(str(d) for d in run_dirs))
     return 0
+
+
+def _sample_numbers(args: argparse.Namespace, settings) -> list[int]:
+    """Which samples this command plays: 1..N for --samples N, K for --sample K, else run.sample (1)."""
+    from foundation.errors import UserError
+
+    if args.samples is not None:
+        if args.samples < 1:
+            raise UserError("--samples must be at least 1")
+        return list(range(1, args.samples + 1))
+    sample = args.sample if args.sample is not None else settings.run.sample
+    if sample < 1:
+        raise UserError(f"the sample number must be at least 1 (--sample / run.sample), got {sample}")
+    return [sample]
+
+
+def _sample_folder(out: Path | None, sample: int) -> Path | None:
+    """--out DIR holds sample 1; sample K > 1 goes beside it as DIR-sampleK (None: the default names do so)."""
+    if out is None or sample == 1:
+        return out
+    return out.with_name(f"{out.name}-sample{sample}")
+
+
+def _say_which_calls_are_shared(settings) -> None:
+    """Samples are independent only where calls draw: name the roles whose calls every sample shares."""
+    from model_access import ROLES
+
+    fixed = [
+        role
+        for role in ROLES
+        if getattr(settings.models, role).base_url and getattr(settings.models, role).temperature == 0
+    ]
+    if fixed:
+        print(
+            f"note: {', '.join(fixed)} run(s) at temperature 0: their calls are made once and every later sample "
+            "replays them from the cache (counted as 'shared' in usage); only calls at temperature > 0 differ "
+            "between samples",
+            file=sys.stderr,
+        )
 
 
 def _report(args: argparse.Namespace) -> int:

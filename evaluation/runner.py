@@ -73,6 +73,8 @@ class RunSpec:
                 for name in ("use_videos", "trajectory_selection", "visual", "transcript_only")
             },
             **_harness_identity(settings),
+            # Sample K > 1 of the same configuration (sample 1 has no key, so older run folders still resume).
+            **({"sample": settings.run.sample} if settings.run.sample != 1 else {}),
         }
 
 
@@ -96,11 +98,17 @@ def _harness_identity(settings: Settings) -> dict[str, Any]:
 
 
 def default_run_dir(settings: Settings, spec: RunSpec) -> Path:
-    identity = spec.identity(settings)
+    identity = configuration_identity(spec.identity(settings))
     digest = hashlib.sha1(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:8]
     name = Path(spec.tasks_path).stem or "tasks"
     policy = spec.policy.replace(":", "_").replace("/", "_")
-    return settings.paths.runs_dir / f"{policy}-{name}-{digest}"
+    sample = f"-sample{settings.run.sample}" if settings.run.sample != 1 else ""
+    return settings.paths.runs_dir / f"{policy}-{name}-{digest}{sample}"
+
+
+def configuration_identity(identity: dict[str, Any]) -> dict[str, Any]:
+    """A run's identity without its sample number: the same for every sample of one configuration."""
+    return {key: value for key, value in identity.items() if key != "sample"}
 
 
 @dataclass

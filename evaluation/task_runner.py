@@ -31,6 +31,7 @@ from evaluation.site_state import reset_sites, site_counts
 from evaluation.step_extras import prepare_extra
 from model_access.accounting import UsageLedger
 from model_access.retry import ContextOverflow
+from model_access.sampling import sampling_scope
 from settings import Settings
 
 
@@ -76,13 +77,20 @@ class TaskRunner:
     # ---- one task ----
 
     def run(self, task: Any, *, reset_first: bool = False) -> dict[str, Any]:
+        # Every model call of the task (policy, evaluators) belongs to this task in this run's sample.
+        with sampling_scope(task.key, sample=self.settings.run.sample):
+            return self._run(task, reset_first=reset_first)
+
+    def _run(self, task: Any, *, reset_first: bool) -> dict[str, Any]:
         folder = task_folder(self.run_dir, task.key)
         if folder.exists():
             shutil.rmtree(folder)  # leftovers of an attempt that was killed before its record was written
         folder.mkdir(parents=True)
         started, clock = now(), time.perf_counter()
         record = _task_fields(task)
-        record.update(policy=self.policy.name, started_at=started, worker_pid=os.getpid())
+        record.update(
+            policy=self.policy.name, sample=self.settings.run.sample, started_at=started, worker_pid=os.getpid()
+        )
         if task.problems:
             message = "; ".join(task.problems)
             evaluation = TaskEvaluation([Verdict("config", CONFIG_ERROR, f"the task config has problems: {message}")])

@@ -35,6 +35,8 @@ class Usage:
     truncated: int = 0  # replies cut at the length limit (finish_reason "length")
     timeouts: int = 0  # calls that failed for want of an answer within timeout_s
     context_overflows: int = 0  # prompts longer than the model's context (refused before or by the server)
+    # Cache hits of temperature-0 calls first answered in another sample (`run.sample`): those samples share them.
+    shared_cache_hits: int = 0
 
     def add(self, other: "Usage") -> None:
         for f in fields(self):
@@ -105,6 +107,11 @@ class UsageLedger:
         out += [_format(cells, widths) for cells in lines]
         if "warning" in data:
             out.append(f"WARNING: {data['warning']}")
+        if data["totals"].get("shared_cache_hits"):
+            out.append(
+                f"note: {data['totals']['shared_cache_hits']} temperature-0 call(s) were answered from another "
+                "sample's cache entry (the same request gives the same reply; those calls are not independent draws)"
+            )
         if data["totals"].get("truncated"):
             out.append(
                 f"note: {data['totals']['truncated']} repl(ies) cut at the length limit (column 'cut'); "

@@ -34,10 +34,14 @@ field sent, but not the base URL, key or timeout. The same model name answering
 the same request is the same call whichever host serves it, so moving the vLLM
 server to another machine keeps a night's cache. Two different weights must
 therefore not be served under one name (vLLM's `--served-model-name`).
+A call that draws a sample (temperature above 0, or unset) is also keyed by its
+sample, task and occurrence (model_access/sampling.py): it is replayed only for
+the same draw (a resumed run), never handed to another sample or a re-ask.
 """
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import os
@@ -63,6 +67,7 @@ from model_access.retry import (
     call_with_retries,
     context_hint,
 )
+from model_access.sampling import SampleScope, current_scope, is_sampled, sample_seed
 from model_access.scripted_server import is_scripted_reply
 from settings.schema import ModelRoleSettings, Settings
 
@@ -95,6 +100,7 @@ class ChatResult:
     key: str = ""
     retries: int = 0  # attempts that failed before this answer
     cached_prompt_tokens: int = 0  # prompt tokens the server reused from its prefix cache (when it says)
+    shared: bool = False  # a temperature-0 reply replayed from another sample's call
 
     @property
     def truncated(self) -> bool:
@@ -125,6 +131,8 @@ class ModelClient:
         self._http: dict[tuple[str, str], openai.OpenAI] = {}
         self._http_lock = threading.Lock()
         self._log_lock = threading.Lock()
+        # Calls made outside any sampling scope (a test, `models check`) count their draws here.
+        self._own_scope = SampleScope(sample=settings.run.sample)
         # Attempts in a row that cannot reach a role's server; at the limit its calls stop (model_access/health.py).
         self.connection_watch = ConnectionWatch(models.stop_after_connection_failures)
 
@@ -158,18 +166,18 @@ class ModelClient:
         messages = join_text_parts(messages)
         body, timeout_s = self._request_body(role_settings, messages, params)
         keyed_messages = messages_for_key(messages)
-        key = request_key({**body, "messages": keyed_messages})
+        key, drawn = self._sample_key(role_settings, body, keyed_messages)
         use_cache = self.settings.models.use_cache if use_cache is None else use_cache
 
         if use_cache:
             entry = self.cache.get(key)
             if entry is not None and isinstance(entry.get("reply"), dict):
-                return self._replay(entry["reply"], role, stage, key)
+                return self._replay(entry, role, stage, key)
 
         self._check_context(role, role_settings, body, stage)
         result = self._call_live(role, role_settings, body, timeout_s, stage, key, count_images(messages))
         if use_cache:
-            self._store(key, result, role_settings, body, keyed_messages)
+            self._store(key, result, role_settings, body, keyed_messages, drawn)
         return result
 
     def chat_many(self, requests: Sequence[ChatRequest], *, return_exceptions: bool = False) -> list[Any]:
@@ -182,8 +190,12 @@ class ModelClient:
             return []
         workers = min(self.max_concurrency, len(requests))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="model-call") as pool:
+            # Each call runs in a copy of the caller's context, so it belongs to the caller's sample scope.
             futures = [
-                pool.submit(self.chat, r.role, r.messages, stage=r.stage, use_cache=r.use_cache, **r.params)
+                pool.submit(
+                    contextvars.copy_context().run,
+                    self.chat, r.role, r.messages, stage=r.stage, use_cache=r.use_cache, **r.params,
+                )
                 for r in requests
             ]
             results: list[Any] = []
@@ -231,6 +243,28 @@ class ModelClient:
         body.update(role.extra_body)
         body.update(params)
         return body, float(chosen["timeout_s"])
+
+    def scope(self) -> SampleScope:
+        """The sampling scope a call made now belongs to: the caller's, else this client's own."""
+        return current_scope() or self._own_scope
+
+    def _sample_key(
+        self, role: ModelRoleSettings, body: dict, keyed_messages: list[Message]
+    ) -> tuple[str, dict[str, Any] | None]:
+        """The cache key of a call, and for a call that draws a sample, which draw it is (model_access/sampling.py).
+
+        A temperature-0 call is keyed by the request alone, so every sample shares it. A drawn one is keyed by the
+        request, the sample, the unit (task) and the occurrence of that request in the unit; it carries a seed
+        derived from them when the role sends seeds and none was given."""
+        plain_key = request_key({**body, "messages": keyed_messages})
+        if not is_sampled(body):
+            return plain_key, None
+        scope = self.scope()
+        occurrence = scope.next_occurrence(plain_key)
+        drawn = {**scope.describe(), "occurrence": occurrence}
+        if role.send_seed and "seed" not in body:
+            body["seed"] = sample_seed(plain_key, scope.sample, scope.unit, occurrence)
+        return request_key({**body, "messages": keyed_messages, "drawn": drawn}), drawn
 
     def http_client(self, role: ModelRoleSettings) -> openai.OpenAI:
         """The OpenAI client of a role's endpoint (shared by its calls; for requests other than chat)."""
@@ -362,11 +396,18 @@ class ModelClient:
         with self._log_lock, open(path, "a", encoding="utf-8") as out:
             out.write(json.dumps(line) + "\n")
 
-    def _replay(self, reply: dict[str, Any], role: str, stage: str, key: str) -> ChatResult:
+    def _replay(self, entry: dict[str, Any], role: str, stage: str, key: str) -> ChatResult:
+        reply = entry["reply"]
         scripted = bool(reply.get("scripted"))
         truncated = int(reply.get("finish_reason") == "length")
-        self.ledger.record(stage, role, calls=1, cache_hits=1, scripted=int(scripted), truncated=truncated)
+        # A temperature-0 answer first given in another sample: this sample shares it (reports say so).
+        shared = entry.get("drawn") is None and entry.get("sample", 1) != self.scope().sample
+        self.ledger.record(
+            stage, role, calls=1, cache_hits=1, scripted=int(scripted), truncated=truncated,
+            shared_cache_hits=int(shared),
+        )  # fmt: skip
         return ChatResult(
+            shared=shared,
             text=str(reply.get("text", "")),
             role=role,
             stage=stage,
@@ -382,9 +423,18 @@ class ModelClient:
         )
 
     def _store(
-        self, key: str, result: ChatResult, role: ModelRoleSettings, body: dict, keyed_messages: list[Message]
+        self,
+        key: str,
+        result: ChatResult,
+        role: ModelRoleSettings,
+        body: dict,
+        keyed_messages: list[Message],
+        drawn: dict[str, Any] | None,
     ) -> None:
         entry = {
+            # The sample whose call this was, and for a drawn reply which draw (sample, unit, occurrence).
+            "sample": self.scope().sample,
+            "drawn": drawn,
             "reply": {
                 "text": result.text,
                 "model": result.model,

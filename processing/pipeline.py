@@ -34,6 +34,7 @@ from foundation.folder_lock import FolderBusy, FolderLock
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
 from model_access.health import EndpointDown, check_endpoints
+from model_access.sampling import sampling_scope
 from processing import artifacts as art
 from processing.artifacts import VideoArtifacts, digest, stage_key
 from processing.changed_frames import KeyFrame, detect_changed_frames
@@ -219,7 +220,9 @@ class Pipeline:
         state = self._start(video, tag, dry_run=False)
         self._say(state, f"{video.duration_s:.1f} s video from {video.source} ({video.path})")
         try:
-            self._stages(state)
+            # A drawn model reply belongs to this video: a resumed video finds its own, two videos never share one.
+            with sampling_scope(video.video_id, sample=self.settings.run.sample):
+                self._stages(state)
         except EndpointDown as exc:
             state.outcome.ok, state.outcome.reason = False, str(exc)
             self.stopped = str(exc)

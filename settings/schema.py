@@ -122,6 +122,10 @@ class ModelRoleSettings:
     timeout_s: float = 120.0
     # Extra request fields sent as they are, e.g. vLLM's {"chat_template_kwargs": {"enable_thinking": false}}.
     extra_body: dict = field(default_factory=dict)
+    # At temperature > 0, send a `seed` derived from the call's sample key (run.sample, task, occurrence), so a
+    # server that honours seeds (vLLM, llama.cpp, OpenAI best-effort) draws the same sample again if the cache
+    # is lost; off for a server that rejects the field. A seed given in extra_body or to `chat` wins.
+    send_seed: bool = True
 
 
 @dataclass
@@ -438,6 +442,9 @@ class RetrievalSettings:
 @dataclass
 class RunSettings:
     workers: int = 1
+    # Which sample of a configuration this run is (1: the first). A call at temperature > 0 is keyed by it, so
+    # sample 2 draws its own replies instead of replaying sample 1's (`videodemo run --samples N` / `--sample K`).
+    sample: int = 1
     # Reset resettable sandbox sites before tasks whose config says require_reset.
     reset_sites: bool = True
 

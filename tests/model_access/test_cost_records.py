@@ -41,6 +41,7 @@ def test_the_call_log_has_one_line_per_answered_call_with_its_stage_and_tokens(t
         settings.paths.cache_dir = tmp_path / "cache"
         settings.models.llm.base_url, settings.models.llm.model = server.base_url, "scripted-llm"
         settings.models.call_log = str(log)
+        settings.models.llm.temperature = 0.0  # a deterministic call: the same request is replayed
         with ModelClient(settings) as client:
             client.chat("llm", [user_message("first question")], stage="merging")
             client.chat("llm", [user_message("second, longer question with more words")], stage="trajectories")

@@ -64,6 +64,7 @@ def test_text_and_images_arrive_intact(model_settings, scripted, point_role):
 def test_second_identical_call_is_replayed_from_disk(model_settings, scripted, point_role):
     server = scripted({"default": "the answer"})
     point_role(model_settings, "llm", server)
+    model_settings.models.llm.temperature = 0.0  # deterministic: one answer serves every identical request
     messages = [user_message("Merge these actions", [_png_bytes(3)])]
     with ModelClient(model_settings) as client:
         first = client.chat("llm", messages, stage="merge")
@@ -97,10 +98,11 @@ def test_use_cache_false_from_overrides_bypasses_the_cache(model_settings, scrip
 def test_different_images_or_parameters_are_different_calls(model_settings, scripted, point_role):
     server = scripted({"default": "ok"})
     point_role(model_settings, "vlm", server)
+    model_settings.models.vlm.temperature = 0.0
     with ModelClient(model_settings) as client:
         a = client.chat("vlm", [user_message("Describe", [_png_bytes(4)])], stage="s")
         b = client.chat("vlm", [user_message("Describe", [_png_bytes(5)])], stage="s")
-        c = client.chat("vlm", [user_message("Describe", [_png_bytes(4)])], stage="s", temperature=0.7)
+        c = client.chat("vlm", [user_message("Describe", [_png_bytes(4)])], stage="s", temperature=0.0, top_p=0.5)
         again = client.chat("vlm", [user_message("Describe", [_png_bytes(4)])], stage="s")
     assert len({a.key, b.key, c.key}) == 3
     assert again.key == a.key and again.cached
@@ -110,6 +112,7 @@ def test_different_images_or_parameters_are_different_calls(model_settings, scri
 def test_scripted_replies_stay_marked_when_replayed(model_settings, scripted, point_role):
     server = scripted({"name": "fake", "default": "ok"})
     point_role(model_settings, "judge", server)
+    model_settings.models.judge.temperature = 0.0
     with ModelClient(model_settings) as client:
         live = client.chat("judge", [user_message("Is it done?")], stage="judge")
         replayed = client.chat("judge", [user_message("Is it done?")], stage="judge")
@@ -256,6 +259,7 @@ def test_accounting_per_stage_and_role(model_settings, scripted, point_role):
     server = scripted({"default": "three words here"})
     point_role(model_settings, "vlm", server)
     point_role(model_settings, "llm", server)
+    model_settings.models.vlm.temperature = 0.0
     with ModelClient(model_settings) as client:
         for prompt in ("first frame", "second frame", "first frame"):
             client.chat("vlm", [user_message(prompt, [_png_bytes(7)])], stage="labeling")

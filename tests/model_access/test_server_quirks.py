@@ -89,6 +89,7 @@ def test_the_same_server_error_twice_is_not_retried_further(model_settings, scri
 def test_retries_are_counted_in_the_usage_table(model_settings, scripted, point_role):
     server = scripted([{"status": 503, "times": 1}, {"status": 429, "times": 1}, {"status": 502, "times": 1}, "done"])
     point_role(model_settings, "llm", server)
+    model_settings.models.llm.temperature = 0.0  # a deterministic call: the same request is replayed
     with ModelClient(model_settings) as client:
         assert client.chat("llm", [user_message("hi")], stage="merge").retries == 3
         client.chat("llm", [user_message("hi")], stage="merge")  # the same request: from the cache
