@@ -496,6 +496,12 @@ class VideoContextSettings:
     # What of the reply to that question is scored: "fenced" (the first fenced block, else the reply) or
     # "reply" (the whole reply, as VideoWA's runner string-matches it; `--harness videowa`).
     intermediate_answer: str = "fenced"
+    # The factual question's request: "ours" (agent/videos/prompts/video_question.txt, frames shrunk to
+    # image_max_side, transcript cut to agent.transcript_max_chars) or "videowa" (the reference's question file
+    # read from `videowa_question_file` at run time, full-size frames in its BGR order, the whole transcript).
+    intermediate_prompt: str = "ours"
+    # agent/prompts/jsons/video_frame_intent_understanding.json in the user's VideoWA checkout (never copied here).
+    videowa_question_file: str = ""
 
 
 @dataclass
