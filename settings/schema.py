@@ -356,6 +356,9 @@ class AgentSettings:
     set_of_marks: bool = False
     # Early stop after this many unparseable replies in a row.
     max_parse_failures: int = 3
+    # After an unparseable reply, wait browser.wait_after_action_s and observe the page again before the next
+    # step, as the reference's no-op action does (`--harness videowa`); off: the next step sees the same page.
+    observe_after_unparseable: bool = False
     # Early stop after the same action this many times in a row.
     max_repeated_actions: int = 5
     # Ablations (see docs): no demonstrations, no per-step selection, no video images, transcript only.

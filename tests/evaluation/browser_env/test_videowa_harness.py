@@ -1,9 +1,11 @@
-"""`--harness videowa`: VWA's Set-of-Marks observation, viewport, step limit, and its early-stop rules and answers."""
+"""`--harness videowa`: VWA's Set-of-Marks observation, viewport, step limit, its early-stop rules and answers,
+and the pause and fresh observation after an unparseable reply."""
 
 from __future__ import annotations
 
 import io
 import re
+import time
 
 import pytest
 from PIL import Image
@@ -135,3 +137,26 @@ def test_five_clicks_on_next_page_stop_the_episode(pages_url, make_env, videowa_
             assert NEXT_PAGE.search(result.observation.text)[1] == next_id  # the same number on every page
     assert [url.rsplit("=", 1)[1] for url in urls] == ["3", "4", "5", "6", "7"]
     assert result.done and result.answer == "Early stop: Same action for 5 times"
+
+
+COUNT = re.compile(r"\[\] \[StaticText\] \[Count (\d+)\]")
+
+
+@pytest.mark.parametrize("again", [True, False])
+def test_after_an_unparseable_reply_the_page_is_observed_again_after_the_pause(
+    pages_url, make_env, videowa_settings, again
+) -> None:
+    assert videowa_settings.agent.observe_after_unparseable  # the preset's value: the reference's no-op step
+    videowa_settings.agent.observe_after_unparseable = again
+    videowa_settings.browser.wait_after_action_s = 0.6
+    env = make_env(settings=videowa_settings)
+    first = int(COUNT.search(env.reset(EpisodeTask(start_url=f"{pages_url}/ticking.html")).text)[1])
+    started = time.monotonic()
+    result = env.step("I will click the button: click [1]")  # no fence: the reference cannot read it
+    took = time.monotonic() - started
+    assert result.action is None and not result.done
+    after = int(COUNT.search(result.observation.text)[1])
+    if again:
+        assert took >= 0.6 and after > first  # the pause, then the page as it is now
+    else:
+        assert took < 0.6 and after == first
