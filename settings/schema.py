@@ -388,6 +388,9 @@ class AgentSettings:
     # VideoWA's own baseline prompt for the react agent: the path of a prompt file in the user's VideoWA
     # checkout (agent/prompts/jsons/p_som_cot_id_actree_3s*.json), read at run time; "" = our prompt.
     videowa_prompt_file: str = ""
+    # The policy role's max_tokens for a policy that shows no video (`--policy base|react|agentoccam`,
+    # `--no-videos`); 0: models.policy.max_tokens. VideoWA's no-video Set-of-Marks scripts keep run.py's 384.
+    no_video_max_tokens: int = 0
     # Videos of a task the agent may draw on, in the task's order; 0 = all (paper Table 3 compares 1 with all).
     videos_per_task: int = 0
 

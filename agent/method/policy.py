@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agent.base.agent import make_base_agent
+from agent.base.agent import make_base_agent, without_videos
 from agent.videos.candidates import CandidateSource
 from agent.videos.demonstration import TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcript
 from agent.videos.modes import Mode, demonstration_mode
@@ -214,4 +214,6 @@ class VideoPolicy:
 
 
 def build_video_policy(settings: Settings, args: argparse.Namespace) -> VideoPolicy:
+    if demonstration_mode(settings.agent) is Mode.NONE:  # --no-videos: the base agent alone
+        settings = without_videos(settings)
     return VideoPolicy(settings)

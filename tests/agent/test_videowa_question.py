@@ -71,6 +71,10 @@ def _run(sandbox, test_settings, red_index, tmp_path, rules, *flags: str) -> tup
     return code, printed.getvalue() + said.getvalue(), out, bodies
 
 
+def _length(body: dict) -> int:
+    return body.get("max_completion_tokens", body.get("max_tokens"))
+
+
 def _image(part: dict) -> Image.Image:
     header, _, payload = part["image_url"]["url"].partition(",")
     assert header == "data:image/png;base64"
@@ -112,6 +116,7 @@ def test_the_factual_question_is_the_checkout_s_own_with_whole_bgr_frames_and_tr
     assert messages[4] == {"role": "user", "content": ANSWER_PHRASE}
     factual = record(out, 6)
     assert factual["intermediate_answer"] == reply and factual["intermediate_score"] == 1.0
+    assert {_length(body) for body in bodies} == {4096}  # a run with videos: run_videowa.sh's --max_tokens
     assert factual["policy_info"]["intermediate_qa"]["asked"].endswith("video_frame_intent_understanding.json")
 
 
@@ -132,3 +137,13 @@ def test_our_question_stays_a_setting_under_the_harness(sandbox, test_settings, 
     assert not any(INTRO in json.dumps(body) for body in bodies)
     assert sum("Answer this question about the tutorial video" in json.dumps(body) for body in bodies) == 1
     assert record(out, 6)["intermediate_score"] == 1.0
+
+
+@pytest.mark.parametrize("flags", [("--policy", "base"), ("--policy", "video", "--no-videos")])
+def test_the_no_video_baseline_decodes_384_tokens(sandbox, test_settings, red_index, tmp_path, flags) -> None:
+    # VideoWA's Set-of-Marks scripts (its baseline without video) pass no --max_tokens: run.py's default.
+    rules = [{"regex": "earbuds", "reply": action("stop [done]")}]
+    code, said, _, bodies = _run(sandbox, test_settings, red_index, tmp_path, rules, *flags)
+    assert code == 0, said
+    assert bodies and {_length(body) for body in bodies} == {384}
+    assert {(body["temperature"], body["top_p"]) for body in bodies} == {(1.0, 0.9)}
