@@ -354,6 +354,12 @@ class AgentSettings:
     use_screenshot: bool = True
     # Draw numbered Set-of-Marks boxes on the screenshot.
     set_of_marks: bool = False
+    # How they are drawn: "ours" (a tag above each box) or "videowa" (the reference's: 16 px numbers in
+    # matplotlib's palette, each in the first free of 9 places round its box, drawn after all boxes).
+    som_labels: str = "ours"
+    # The font of "videowa" numbers: media/SourceCodePro-SemiBold.ttf of a VideoWA checkout; "": Liberation
+    # Mono Bold, installed by scripts/bootstrap.sh, whose digits are as wide (9.6 px at 16 px).
+    som_font: str = ""
     # Early stop after this many unparseable replies in a row.
     max_parse_failures: int = 3
     # After an unparseable reply, wait browser.wait_after_action_s and observe the page again before the next
