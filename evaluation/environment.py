@@ -8,8 +8,8 @@
 
 A step never raises for the agent's mistakes: an unparseable reply is a no-op
 step (with `agent.observe_after_unparseable`, as the reference's no-op action: the
-pause after actions, then the page observed again), an impossible action (unknown id, element gone, bad key, failed load) is
-a failed step, each with its reason. The episode ends on `stop [answer]`, after
+pause after actions, then the page observed again), an impossible action (unknown
+id, element gone, bad key, failed load) is a failed step, each with its reason. The episode ends on `stop [answer]`, after
 `agent.max_parse_failures` unparseable replies in a row, after the same action
 `agent.max_repeated_actions` times in a row, or after `agent.max_steps` steps;
 with `agent.early_stop: videowa`, by the reference runner's rules instead

@@ -64,7 +64,8 @@ def _run(sandbox, test_settings, red_index, tmp_path, rules, *flags: str) -> tup
     out = tmp_path / "run"
     with ScriptedServer({"name": "agent", "rules": rules}) as server:
         command = run_command(out, red_index, server.base_url, "6", "--harness", "videowa", *flags)
-        command += ["--set", f"paths.cache_dir={test_settings.paths.cache_dir}", "--set", "browser.wait_after_action_s=0"]
+        command += ["--set", f"paths.cache_dir={test_settings.paths.cache_dir}"]
+        command += ["--set", "browser.wait_after_action_s=0"]
         with contextlib.redirect_stdout(io.StringIO()) as printed, contextlib.redirect_stderr(io.StringIO()) as said:
             code = main(command)
         bodies = [entry["body"] for entry in server.requests("/chat/completions")]
@@ -147,3 +148,18 @@ def test_the_no_video_baseline_decodes_384_tokens(sandbox, test_settings, red_in
     assert code == 0, said
     assert bodies and {_length(body) for body in bodies} == {384}
     assert {(body["temperature"], body["top_p"]) for body in bodies} == {(1.0, 0.9)}
+
+
+def test_a_policy_prompt_file_given_as_the_question_file_is_refused_in_one_line(tmp_path) -> None:
+    from agent.videos.videowa_question import load_question_prompt
+    from foundation.errors import UserError
+
+    path = _checkout(tmp_path)
+    data = json.loads(path.read_text())
+    data["meta_data"]["prompt_constructor"] = "MultimodalCoTPromptConstructor"
+    data["examples"] = [[EXAMPLE_TEXT, EXAMPLE_REPLY, "agent/prompts/video_frame_examples/garden_0.png"]]
+    path.write_text(json.dumps(data))
+    with pytest.raises(UserError, match="is not a frame question file .*video_frame_intent_understanding.json"):
+        load_question_prompt(str(path))
+    with pytest.raises(UserError, match=r"videowa_question_file: .*nope.json does not exist"):
+        load_question_prompt(str(tmp_path / "nope.json"))
