@@ -22,5 +22,9 @@ def _show(args: argparse.Namespace) -> int:
     # A YAML comment, so the output still loads as a --config file.
     harness = getattr(args, "harness", None) or "method"
     print(f"# harness: {harness} (presets: {', '.join(harness_names())}; choose with --harness NAME)")
-    print(yaml.safe_dump(settings_as_dict(load_settings_from_args(args)), sort_keys=False), end="")
+    settings = load_settings_from_args(args)
+    if settings.agent.no_video_max_tokens > 0:  # the one decoding value that depends on the policy
+        print(f"# policies without videos (--policy base|react|agentoccam, --no-videos) send max_tokens "
+              f"{settings.agent.no_video_max_tokens} (agent.no_video_max_tokens), not models.policy.max_tokens")
+    print(yaml.safe_dump(settings_as_dict(settings), sort_keys=False), end="")
     return 0

@@ -7,8 +7,9 @@
     env.record.save(folder); env.close()
 
 A step never raises for the agent's mistakes: an unparseable reply is a no-op
-step, an impossible action (unknown id, element gone, bad key, failed load) is
-a failed step, each with its reason. The episode ends on `stop [answer]`, after
+step (with `agent.observe_after_unparseable`, as the reference's no-op action: the
+pause after actions, then the page observed again), an impossible action (unknown
+id, element gone, bad key, failed load) is a failed step, each with its reason. The episode ends on `stop [answer]`, after
 `agent.max_parse_failures` unparseable replies in a row, after the same action
 `agent.max_repeated_actions` times in a row, or after `agent.max_steps` steps;
 with `agent.early_stop: videowa`, by the reference runner's rules instead
@@ -56,7 +57,8 @@ class EpisodeTask(Protocol):
 
 @dataclass
 class StepResult:
-    observation: Observation  # the page after the step (the previous one for no-op steps)
+    observation: Observation  # the page after the step (for an unparseable reply: the same page, or observed
+    # again with agent.observe_after_unparseable)
     action: Action | None  # None when the reply could not be parsed
     ok: bool
     error: str | None
@@ -181,6 +183,8 @@ class BrowserEnv:
             self._last_action, self._repeats = None, 0
             if self._parse_failures >= self.settings.agent.max_parse_failures and not self._videowa_rules:
                 self._end("parse_failures")
+            elif self.settings.agent.observe_after_unparseable:
+                error = self._observe_again(timings) or error
         else:
             ok, error = True, None
             self._parse_failures = 0
@@ -232,6 +236,18 @@ class BrowserEnv:
         if wait_s > 0:
             self.page.wait_for_timeout(int(wait_s * 1000))
 
+    def _observe_again(self, timings: dict[str, float]) -> str | None:
+        """The pause and fresh observation after a step (a page that changed on its own is seen); the
+        reason when the page cannot be observed, which ends the episode."""
+        try:
+            self._fixed_wait()
+            self.observation = self._observe()
+            timings.update(self.observation.timings)
+        except PlaywrightError as exc:
+            self._end("browser_error")
+            return f"the page could not be observed: {str(exc).splitlines()[0]}"
+        return None
+
     def _execute(self, action: Action, timings: dict[str, float]) -> tuple[bool, str | None]:
         ok, error = True, None
         try:
@@ -249,14 +265,9 @@ class BrowserEnv:
             ok, error = False, str(exc)
         except PlaywrightError as exc:  # the browser failed in a way no action check foresaw
             ok, error = False, f"the browser failed during `{action.kind.value}`: {str(exc).splitlines()[0]}"
-        try:
-            self._fixed_wait()
-            self.observation = self._observe()
-            timings.update(self.observation.timings)
-        except PlaywrightError as exc:
-            error = error or f"the page could not be observed: {str(exc).splitlines()[0]}"
-            ok = False
-            self._end("browser_error")
+        unobserved = self._observe_again(timings)
+        if unobserved is not None:
+            ok, error = False, error or unobserved
         return ok, error
 
     def record_failed_step(self, reply: str, reason: str) -> StepResult:

@@ -48,16 +48,25 @@ class ObservationOptions:
     set_of_marks: bool = False
     screenshot: bool = True
     text_format: str = "ax_tree"  # "som": Set-of-Marks lines instead of the tree (boxes drawn too)
+    marks_style: str = "ours"  # how boxes and numbers are drawn (agent.som_labels)
+    marks_font: str = ""  # the font of the numbers in the "videowa" style (agent.som_font)
 
     @classmethod
     def from_settings(cls, agent_settings) -> ObservationOptions:
         text_format = getattr(agent_settings, "observation_format", "ax_tree")
-        return cls(
+        options = cls(
             viewport_only=agent_settings.viewport_only,
             token_budget=agent_settings.observation_token_budget,
             set_of_marks=agent_settings.set_of_marks or text_format == "som",
             text_format=text_format,
+            marks_style=getattr(agent_settings, "som_labels", "ours"),
+            marks_font=getattr(agent_settings, "som_font", ""),
         )
+        if options.set_of_marks and options.marks_style == "videowa":
+            from evaluation.set_of_marks_videowa import label_font
+
+            label_font(options.marks_font)  # a missing font stops the run here, not in every task's first step
+        return options
 
 
 @dataclass
@@ -149,7 +158,7 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
         shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
         screenshot = base64.b64decode(shot["data"])
         if options.set_of_marks:
-            screenshot = draw_marks(screenshot, marks)
+            screenshot = draw_marks(screenshot, marks, options.marks_style, options.marks_font)
     shot_done = time.perf_counter()
 
     return Observation(

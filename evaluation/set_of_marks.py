@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from evaluation.ax_tree import Rect
+from foundation.errors import UserError
 
 # A bold face reads better at label size than Pillow's built-in font; that one is the fallback.
 _FONT_FILE = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -27,8 +28,15 @@ class Mark:
     rect: Rect  # viewport coordinates
 
 
-def draw_marks(png: bytes, marks: list[Mark]) -> bytes:
-    """Return a PNG with a box and a label tag for every mark."""
+def draw_marks(png: bytes, marks: list[Mark], style: str = "ours", font_path: str = "") -> bytes:
+    """Return a PNG with a box and a label tag for every mark, drawn as `agent.som_labels` says: "ours" (a tag
+    above each box, drawn with it) or "videowa" (the reference's, evaluation/set_of_marks_videowa.py)."""
+    if style == "videowa":
+        from evaluation.set_of_marks_videowa import draw_marks_like_videowa
+
+        return draw_marks_like_videowa(png, marks, font_path)
+    if style != "ours":
+        raise UserError(f"agent.som_labels is {style!r}; use 'ours' or 'videowa'")
     image = Image.open(io.BytesIO(png)).convert("RGB")
     draw = ImageDraw.Draw(image)
     font = _font()

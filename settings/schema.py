@@ -358,8 +358,17 @@ class AgentSettings:
     use_screenshot: bool = True
     # Draw numbered Set-of-Marks boxes on the screenshot.
     set_of_marks: bool = False
+    # How they are drawn: "ours" (a tag above each box) or "videowa" (the reference's: 16 px numbers in
+    # matplotlib's palette, each in the first free of 9 places round its box, drawn after all boxes).
+    som_labels: str = "ours"
+    # The font of "videowa" numbers: media/SourceCodePro-SemiBold.ttf of a VideoWA checkout; "": Liberation
+    # Mono Bold, installed by scripts/bootstrap.sh, whose digits are as wide (9.6 px at 16 px).
+    som_font: str = ""
     # Early stop after this many unparseable replies in a row.
     max_parse_failures: int = 3
+    # After an unparseable reply, wait browser.wait_after_action_s and observe the page again before the next
+    # step, as the reference's no-op action does (`--harness videowa`); off: the next step sees the same page.
+    observe_after_unparseable: bool = False
     # Early stop after the same action this many times in a row.
     max_repeated_actions: int = 5
     # Ablations (see docs): no demonstrations, no per-step selection, no video images, transcript only.
@@ -389,6 +398,9 @@ class AgentSettings:
     # VideoWA's own baseline prompt for the react agent: the path of a prompt file in the user's VideoWA
     # checkout (agent/prompts/jsons/p_som_cot_id_actree_3s*.json), read at run time; "" = our prompt.
     videowa_prompt_file: str = ""
+    # The policy role's max_tokens for a policy that shows no video (`--policy base|react|agentoccam`,
+    # `--no-videos`); 0: models.policy.max_tokens. VideoWA's no-video Set-of-Marks scripts keep run.py's 384.
+    no_video_max_tokens: int = 0
     # Videos of a task the agent may draw on, in the task's order; 0 = all (paper Table 3 compares 1 with all).
     videos_per_task: int = 0
 
@@ -503,6 +515,12 @@ class VideoContextSettings:
     # What of the reply to that question is scored: "fenced" (the first fenced block, else the reply) or
     # "reply" (the whole reply, as VideoWA's runner string-matches it; `--harness videowa`).
     intermediate_answer: str = "fenced"
+    # The factual question's request: "ours" (agent/videos/prompts/video_question.txt, frames shrunk to
+    # image_max_side, transcript cut to agent.transcript_max_chars) or "videowa" (the reference's question file
+    # read from `videowa_question_file` at run time, full-size frames in its BGR order, the whole transcript).
+    intermediate_prompt: str = "ours"
+    # agent/prompts/jsons/video_frame_intent_understanding.json in the user's VideoWA checkout (never copied here).
+    videowa_question_file: str = ""
 
 
 @dataclass

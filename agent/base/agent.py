@@ -22,6 +22,7 @@ a base agent (`agent.method.policy.VideoPolicy`, the VideoWA baselines) use only
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any, Protocol
 
 from foundation.errors import UserError
@@ -63,8 +64,20 @@ def make_base_agent(settings: Settings, client: ModelClient | None = None) -> Ba
     raise UserError(f"agent.base_agent is {name!r}; set it to one of: {', '.join(BASE_AGENTS)}")
 
 
+def without_videos(settings: Settings) -> Settings:
+    """The settings of a policy that shows no video: `agent.no_video_max_tokens`, when above 0, is the policy
+    role's max_tokens (VideoWA's no-video baseline decodes 384 tokens where its video runs pass 4096)."""
+    limit = settings.agent.no_video_max_tokens
+    if limit < 0:
+        raise UserError(f"agent.no_video_max_tokens is {limit}; use 0 (models.policy.max_tokens) or a limit above 0")
+    if limit == 0:
+        return settings
+    models = settings.models
+    return replace(settings, models=replace(models, policy=replace(models.policy, max_tokens=limit)))
+
+
 def build_base_policy(settings: Settings, args: argparse.Namespace) -> BaseAgent:
     """`--policy base`: the configured base agent without any video material."""
-    agent = make_base_agent(settings)
+    agent = make_base_agent(without_videos(settings))
     agent.name = "base"
     return agent

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agent.base.agent import PromptMaterial
+from agent.base.agent import PromptMaterial, without_videos
 from agent.base.history import History
 from agent.base.model_policy import POLICY_ROLE, ModelPolicy
 from agent.base.replies import answer_of, read_reply
@@ -161,4 +161,4 @@ class BasePolicy(ModelPolicy):
 
 
 def build_react_policy(settings: Settings, args: argparse.Namespace) -> BasePolicy:
-    return BasePolicy(settings)
+    return BasePolicy(without_videos(settings))

@@ -96,17 +96,20 @@ def load_reference_prompt(setting: str) -> ReferencePrompt:
                 f"agent.videowa_prompt_file: {path} shows its examples as video files, which only Gemini reads "
                 "there; use p_som_cot_id_actree_3s.json, ..._video_frame.json or ..._video_summary.json"
             )
-    return ReferencePrompt(path, intro, examples, template, answer_phrase, _checkout_root(path, examples))
+    first = examples[0][2] if examples else None
+    return ReferencePrompt(
+        path, intro, examples, template, answer_phrase, checkout_root(path, first, "agent.videowa_prompt_file")
+    )
 
 
-def _checkout_root(path: Path, examples: list[list[Any]]) -> Path:
-    """The folder the examples' image paths are relative to: the first ancestor of the file that has them."""
-    first = Path(examples[0][2]) if examples else None
+def checkout_root(path: Path, first_image: str | None, setting: str) -> Path:
+    """The folder a prompt file's example image paths are relative to (the reference opens them from its
+    working directory, the checkout): the first ancestor of the file that has the first of them."""
     for folder in path.resolve().parents:
-        if first is None or (folder / first).is_file():
+        if first_image is None or (folder / first_image).is_file():
             return folder
     raise UserError(
-        f"agent.videowa_prompt_file: the example image {first} is not under any folder above {path}; "
+        f"{setting}: the example image {first_image} is not under any folder above {path}; "
         "use the file inside its VideoWA checkout"
     )
 

@@ -18,14 +18,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agent.base.agent import make_base_agent
+from agent.base.agent import make_base_agent, without_videos
 from agent.videos.candidates import CandidateSource
 from agent.videos.demonstration import TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcript
 from agent.videos.modes import Mode, demonstration_mode
 from agent.method.selection import TwoStageSelector
 from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
 from agent.videos.context import VideoFrames, load_task_videos
-from agent.videos.question import ask_about_videos
+from agent.videos.question import FactualQuestion
 from agent.method.whole_video import choose_whole_video
 from foundation.errors import UserError
 from evaluation.observation import Observation
@@ -63,6 +63,9 @@ class VideoPolicy:
             raise UserError(f"video_context.intermediate_from is {settings.video_context.intermediate_from!r}; "
                             "set it to video (VideoWA's way) or shown")  # fmt: skip
         self.frames = VideoFrames(settings.video_context)
+        # Built only when it will be asked, so a run without videos needs no VideoWA question file.
+        asks = settings.video_context.intermediate_from == "video" and self.mode is not Mode.NONE
+        self.question = FactualQuestion(settings, self.frames) if asks else None
         self._reset_episode()
 
     def _reset_episode(self) -> None:
@@ -131,15 +134,10 @@ class VideoPolicy:
     def answer_intermediate(self, question: str) -> str | None:
         """VideoWA's way (`video_context.intermediate_from: video`): a question over the videos' frames and
         transcripts; with "shown", or when no video file can be read (said in the record), over what was shown."""
-        context = self.settings.video_context
-        if context.intermediate_from == "video" and self.mode is not Mode.NONE:
+        if self.question is not None:
             videos, problems = load_task_videos(self.task, self.index, self.settings)
             if videos:
-                chars = self.settings.agent.transcript_max_chars // len(videos)
-                answer, self.intermediate = ask_about_videos(
-                    self.client, context.question_role, question, videos, self.frames, chars,
-                    context.intermediate_answer,
-                )
+                answer, self.intermediate = self.question.ask(self.client, question, videos)
                 return answer
             self.intermediate = {"question": question, "asked": "the demonstrations shown",
                                  "reason": "no video file to ask about: " + "; ".join(problems)}  # fmt: skip
@@ -216,4 +214,6 @@ class VideoPolicy:
 
 
 def build_video_policy(settings: Settings, args: argparse.Namespace) -> VideoPolicy:
+    if demonstration_mode(settings.agent) is Mode.NONE:  # --no-videos: the base agent alone
+        settings = without_videos(settings)
     return VideoPolicy(settings)

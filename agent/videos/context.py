@@ -58,10 +58,13 @@ def load_task_videos(task: Any, index: Any, settings: Settings) -> tuple[list[Ta
 class VideoFrames:
     """Frames of videos at VideoWA's rate, decoded once per video per process."""
 
-    def __init__(self, settings: VideoContextSettings) -> None:
+    def __init__(self, settings: VideoContextSettings, as_videowa_reads: bool = False) -> None:
+        """`as_videowa_reads`: each frame whole, as a PNG of OpenCV's BGR array read as RGB (red and blue
+        swapped), the way VideoWA's video processor hands frames to PIL; else shrunk, RGB, JPEG."""
         if settings.frames_per_second <= 0 or settings.max_frames < 1:
             raise UserError("video_context.frames_per_second must be above 0 and max_frames at least 1 (e.g. 1 and 60)")
         self.settings = settings
+        self.as_videowa_reads = as_videowa_reads
         self._frames: dict[Path, list[Frame]] = {}
 
     def sample(self, video: TaskVideo) -> list[Frame]:
@@ -79,8 +82,11 @@ class VideoFrames:
             for frame in iter_frames(path, fps, info):
                 if len(frames) >= s.max_frames:
                     break
-                frames.append((round(frame.time_s, 2), image_part(_shrunk(frame.bgr(), s.image_max_side),
-                                                                  image_format="JPEG", jpeg_quality=85)))  # fmt: skip
+                if self.as_videowa_reads:
+                    part = image_part(frame.bgr(), image_format="PNG")  # the array's BGR order taken as RGB
+                else:
+                    part = image_part(_shrunk(frame.bgr(), s.image_max_side), image_format="JPEG", jpeg_quality=85)
+                frames.append((round(frame.time_s, 2), part))
         except VideoError as exc:
             raise UserError(f"the frames of tutorial video {path} could not be read: {exc}") from exc
         return frames

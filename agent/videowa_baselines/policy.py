@@ -18,7 +18,7 @@ from typing import Any
 
 from agent.base.agent import make_base_agent
 from agent.videos.context import TaskVideo, VideoFrames, frame_parts, load_task_videos
-from agent.videos.question import ask_about_videos
+from agent.videos.question import FactualQuestion
 from agent.videos.task_videos import open_index
 from agent.videowa_baselines.material import FramesMaterial, SummaryMaterial
 from agent.videowa_baselines.templates import block
@@ -45,6 +45,7 @@ class VideoBaselinePolicy:
         self.client.role_settings(context.question_role)
         self.index = open_index(settings)
         self.frames = VideoFrames(context)
+        self.question = FactualQuestion(settings, self.frames)
         self._reset_episode()
 
     def _reset_episode(self) -> None:
@@ -81,11 +82,7 @@ class VideoBaselinePolicy:
         return self.base.step(observation, self.material)
 
     def answer_intermediate(self, question: str) -> str | None:
-        context = self.settings.video_context
-        chars = self.settings.agent.transcript_max_chars // max(1, len(self.videos))
-        answer, self.intermediate = ask_about_videos(
-            self.client, context.question_role, question, self.videos, self.frames, chars, context.intermediate_answer
-        )
+        answer, self.intermediate = self.question.ask(self.client, question, self.videos)
         return answer
 
     def usage(self) -> dict[str, Any]:

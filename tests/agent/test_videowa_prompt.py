@@ -77,9 +77,9 @@ def test_the_checkout_prompt_file_makes_the_request(sandbox, test_settings, tmp_
         requests = chat_requests(server)
     assert len(bodies) == 2
     first = bodies[0]
-    # the preset's decoding
+    # the preset's decoding; no video: its Set-of-Marks baseline's 384 tokens (run.py's default), not 4096
     length = first.get("max_completion_tokens", first.get("max_tokens"))
-    assert (first["temperature"], first["top_p"], length) == (1.0, 0.9, 4096)
+    assert (first["temperature"], first["top_p"], length) == (1.0, 0.9, 384)
     messages = first["messages"]
     # A message of text parts only goes as one string (model_access joins them; llama.cpp refuses the list).
     assert messages[0] == {"role": "system", "content": INTRO}

@@ -26,6 +26,15 @@ def test_settings_show_prints_either_preset(capsys) -> None:
     assert default == method  # no --harness: the method's own
 
 
+def test_settings_show_says_the_no_video_baseline_decodes_384_tokens_under_videowa(capsys) -> None:
+    assert main(["settings", "show", "--harness", "videowa"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == ("# policies without videos (--policy base|react|agentoccam, --no-videos) send max_tokens 384 "
+                        "(agent.no_video_max_tokens), not models.policy.max_tokens")  # fmt: skip
+    assert main(["settings", "show"]) == 0
+    assert "policies without videos" not in capsys.readouterr().out
+
+
 def test_config_and_set_apply_on_top_of_the_preset(tmp_path) -> None:
     config = tmp_path / "mine.yaml"
     config.write_text("agent:\n  max_steps: 40\n")

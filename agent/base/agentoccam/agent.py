@@ -37,7 +37,7 @@ from agent.base.agentoccam.commands import Command, offered, parse_commands
 from agent.base.agentoccam.plan import PlanError, PlanTree
 from agent.base.agentoccam.refine import RefinedPage, refine_tree, unrefined_page
 from agent.base.agentoccam.templates import block, render
-from agent.base.agent import PromptMaterial
+from agent.base.agent import PromptMaterial, without_videos
 from agent.base.model_policy import POLICY_ROLE, ModelPolicy
 from agent.base.templates import block as agent_block
 from evaluation.actions import ActionParseError
@@ -432,4 +432,4 @@ class _Asked:
 
 
 def build_agentoccam_policy(settings: Settings, args: argparse.Namespace) -> AgentOccamAgent:
-    return AgentOccamAgent(settings)
+    return AgentOccamAgent(without_videos(settings))

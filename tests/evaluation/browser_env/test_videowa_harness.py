@@ -1,9 +1,11 @@
-"""`--harness videowa`: VWA's Set-of-Marks observation, viewport, step limit, and its early-stop rules and answers."""
+"""`--harness videowa`: VWA's Set-of-Marks observation, viewport, step limit, its early-stop rules and answers,
+the reference's drawing of the marks, and the pause and fresh observation after an unparseable reply."""
 
 from __future__ import annotations
 
 import io
 import re
+import time
 
 import pytest
 from PIL import Image
@@ -135,3 +137,71 @@ def test_five_clicks_on_next_page_stop_the_episode(pages_url, make_env, videowa_
             assert NEXT_PAGE.search(result.observation.text)[1] == next_id  # the same number on every page
     assert [url.rsplit("=", 1)[1] for url in urls] == ["3", "4", "5", "6", "7"]
     assert result.done and result.answer == "Early stop: Same action for 5 times"
+
+
+COUNT = re.compile(r"\[\] \[StaticText\] \[Count (\d+)\]")
+
+
+@pytest.mark.parametrize("again", [True, False])
+def test_after_an_unparseable_reply_the_page_is_observed_again_after_the_pause(
+    pages_url, make_env, videowa_settings, again
+) -> None:
+    assert videowa_settings.agent.observe_after_unparseable  # the preset's value: the reference's no-op step
+    videowa_settings.agent.observe_after_unparseable = again
+    videowa_settings.browser.wait_after_action_s = 0.6
+    env = make_env(settings=videowa_settings)
+    first = int(COUNT.search(env.reset(EpisodeTask(start_url=f"{pages_url}/ticking.html")).text)[1])
+    started = time.monotonic()
+    result = env.step("I will click the button: click [1]")  # no fence: the reference cannot read it
+    took = time.monotonic() - started
+    assert result.action is None and not result.done
+    after = int(COUNT.search(result.observation.text)[1])
+    if again:
+        assert took >= 0.6 and after > first  # the pause, then the page as it is now
+    else:
+        assert took < 0.6 and after == first
+
+
+def _near(pixel: tuple[int, int, int], colour: str) -> bool:
+    wanted = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return all(abs(a - b) <= 8 for a, b in zip(pixel, wanted))
+
+
+def test_numbers_take_the_first_free_of_nine_places_and_are_drawn_after_every_box(
+    pages_url, make_env, videowa_settings
+) -> None:
+    assert videowa_settings.agent.som_labels == "videowa"  # the preset's value
+    videowa_settings.browser.wait_after_action_s = 0.0
+    env = make_env(settings=videowa_settings)
+    observation = env.reset(EpisodeTask(start_url=f"{pages_url}/labels.html"))
+    assert [line.split("]")[0] for line in observation.text.splitlines()] == ["[1", "[2", "[3", "[4"]
+    image = Image.open(io.BytesIO(observation.screenshot)).convert("RGB")
+    blue, orange, green, red = "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"  # matplotlib's cycle, by number
+    # Each tag's padding row just above its text, and what the box outline looks like.
+    assert _near(image.getpixel((85, 83)), blue)  # 1 (box at 100,100): above its top-left corner
+    assert _near(image.getpixel((105, 87)), orange)  # 2: that place would touch 1's tag, so above its left edge
+    assert _near(image.getpixel((71, 73)), green)  # 3: above its top-left corner, clear of 1's tag
+    assert _near(image.getpixel((5, 23)), red)  # 4 (box at 4,4): no room above or left, so below its left edge
+    assert _near(image.getpixel((130, 100)), blue) and _near(image.getpixel((4 + 15, 4)), red)  # 2 px outlines
+    assert all(image.getpixel((x, y)) == (255, 255, 255) for x in range(0, 4) for y in range(0, 4))  # nothing above 4
+    # Box 3's top edge (y 90-91) runs through the tags of 1 and 2: drawn last, they cover it.
+    assert not any(_near(image.getpixel((x, y)), green) for x in range(82, 96) for y in range(90, 92))
+    assert not any(_near(image.getpixel((x, y)), green) for x in range(102, 116) for y in range(90, 92))
+    assert _near(image.getpixel((200, 90)), green)  # the edge itself, away from the tags
+
+
+def test_our_marks_stay_a_setting(pages_url, make_env, videowa_settings) -> None:
+    videowa_settings.agent.som_labels = "ours"
+    videowa_settings.browser.wait_after_action_s = 0.0
+    env = make_env(settings=videowa_settings)
+    image = Image.open(io.BytesIO(env.reset(EpisodeTask(start_url=f"{pages_url}/labels.html")).screenshot))
+    assert not _near(image.convert("RGB").getpixel((85, 83)), "#1f77b4")  # no reference tag there
+
+
+def test_a_missing_label_font_is_one_line_before_any_page(videowa_settings, tmp_path) -> None:
+    from evaluation.observation import ObservationOptions
+    from foundation.errors import UserError
+
+    videowa_settings.agent.som_font = str(tmp_path / "SourceCodePro-SemiBold.ttf")
+    with pytest.raises(UserError, match=r"agent.som_font: .*SourceCodePro-SemiBold.ttf is not a readable font file"):
+        ObservationOptions.from_settings(videowa_settings.agent)
