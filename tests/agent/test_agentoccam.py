@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 
 import pytest
@@ -129,6 +130,10 @@ def test_the_prompt_carries_the_refined_whole_page_tree(driven) -> None:
     assert "PREVIOUS PLANS:\n[0] (ACTIVE PLAN) What is the price" in prompt
     assert len(prompt.split()) < len(raw.split())  # refined: shorter than the environment's own tree text
     assert driven["page_text"] in prompt  # what other stages read through the hook is what the policy sees
+    # As AgentOccam shows a page: the title's root line first, states false ones included, no field value.
+    page = prompt.split("CURRENT OBSERVATION:\n")[1]
+    assert page.startswith("RootWebArea 'One Stop Market'\n\t")
+    assert re.search(r"\tsearchbox \[\d+\] 'Search'\n", page) and "value:" not in page
 
 
 def test_the_system_prompt_lists_the_reduced_action_space(driven) -> None:
@@ -276,6 +281,7 @@ def test_a_select_is_one_line_with_option_ids_and_an_option_is_chosen_by_its_id(
     line = forms["country_line"]
     assert f"[{forms['france']}] 'France'" in line and "'Canada'" in line and "'Mexico'" in line
     assert "option [" not in line  # folded into the menu's line, not one line per option
+    assert f"[{forms['france']}] 'France' [selected: False]" in line  # false states shown, as AgentOccam
     assert forms["country_step"].ok and forms["country"] == "FR"
 
 
@@ -359,14 +365,16 @@ def test_refinement_merges_lone_texts_and_writes_tables_as_rows() -> None:
     ])  # fmt: skip
     page = refine_tree(tree, max_lines=500)
     assert page.text.splitlines() == [
-        "link [2] 'My Orders'",
-        "table",
-        "\t| Order # | Total |",
-        "\t| --- | --- |",
-        "\t| link [11] '000000024' | $106.97 |",
+        "RootWebArea 'Orders'",  # the page title heads the tree, as AgentOccam shows it (agentoccam.root_line)
+        "\tlink [2] 'My Orders'",
+        "\ttable",
+        "\t\t| Order # | Total |",
+        "\t\t| --- | --- |",
+        "\t\t| link [11] '000000024' | $106.97 |",
     ]
     assert page.ids == {"2", "11"}
-    assert refine_tree(tree, max_lines=2).text.splitlines()[-1].startswith("[... 3 more lines")
+    assert refine_tree(tree, max_lines=2).text.splitlines()[-1].startswith("[... 4 more lines")
+    assert refine_tree(tree, root_line=False).text.splitlines()[0] == "link [2] 'My Orders'"  # ours
 
 
 def test_policy_names_and_the_base_agent_setting(tmp_path) -> None:
@@ -443,7 +451,7 @@ def test_refinement_folds_options_drops_images_and_repeats_and_keeps_ids_as_agen
         "\t[16] paragraph ''",
         "\t\t[17] StaticText 'Free shipping'",
     ])  # fmt: skip
-    page = refine_tree(tree)
+    page = refine_tree(tree, root_line=False, states="compact")  # ours: no root line, a field's value shown
     assert page.text.splitlines() == [
         "generic [3]",
         "\tcombobox \"Country: [5] 'Canada' [selected: True]; [6] 'France'\" [value: 'Canada']",
@@ -458,6 +466,12 @@ def test_refinement_folds_options_drops_images_and_repeats_and_keeps_ids_as_agen
     assert page.highlight(["6"]) == (
         "generic\n\tcombobox \"Country: [5] 'Canada' [selected: True]; [6] 'France'\" [value: 'Canada']"
     )
+    original = refine_tree(tree)  # AgentOccam's: the root line, no value, every level one tab in
+    assert original.text.splitlines()[:2] == [
+        "RootWebArea 'Shop'",
+        "\tgeneric [3]",
+    ] and "value:" not in original.text
+    assert original.highlight(["6"]).splitlines()[0] == "RootWebArea 'Shop'"  # the root is an ancestor
     long_tree = "[1] RootWebArea 'Long'\n" + "\n".join(f"\t[{i}] link 'Item {i}'" for i in range(2, 1302))
     assert len(refine_tree(long_tree).text.splitlines()) == 1001  # AgentOccam's 1,000 lines, then the note
     assert len(unrefined_page(long_tree).text.splitlines()) == 501  # pruning off: 500 rows of the tree

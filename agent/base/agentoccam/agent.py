@@ -117,6 +117,8 @@ class AgentOccamAgent(ModelPolicy):
         self.env = env
         if self.options.whole_page and getattr(env, "options", None) is not None:
             env.options = replace(env.options, viewport_only=False, token_budget=None)
+        if self.options.states == "original" and getattr(env, "options", None) is not None:
+            env.options = replace(env.options, states="webarena")  # every state, as WebArena's tree reports them
         if hasattr(env, "type_clears_field"):
             env.type_clears_field = self.options.type_clears_field
         if hasattr(env, "several_actions"):
@@ -296,7 +298,12 @@ class AgentOccamAgent(ModelPolicy):
         if not options.refine:
             return unrefined_page(observation.tree_text, options.unrefined_max_lines, budget)
         return refine_tree(
-            observation.tree_text, options.observation_max_lines, budget, options.drop_identical_neighbours
+            observation.tree_text,
+            options.observation_max_lines,
+            budget,
+            options.drop_identical_neighbours,
+            options.root_line,
+            options.states,
         )
 
     def messages(
@@ -500,7 +507,11 @@ class _Asked:
 
 
 # The values of the agentoccam settings that name a behaviour.
-_CHOICES = {"parser": ("original", "strict"), "stop_answer": ("original", "bracketed"), "states": ("original", "compact")}
+_CHOICES = {
+    "parser": ("original", "strict"),
+    "stop_answer": ("original", "bracketed"),
+    "states": ("original", "compact"),
+}
 
 
 def build_agentoccam_policy(settings: Settings, args: argparse.Namespace) -> AgentOccamAgent:
