@@ -34,6 +34,7 @@ def test_the_agentoccam_preset_has_its_own_decoding_and_viewport(capsys) -> None
     assert (policy["temperature"], policy["extra_body"]["top_p"], policy["reasoning_effort"]) == (0.5, 0.95, "")
     assert (occam["browser"]["viewport_width"], occam["browser"]["viewport_height"]) == (1920, 1080)
     assert occam["agent"]["early_stop"] == "none" and occam["agent"]["max_steps"] == 20
+    assert occam["agent"]["use_screenshot"] is False  # its actor reads the text alone
     _, method = _show(capsys, "--harness", "method")
     assert method["models"]["policy"]["temperature"] is None  # the method's gpt-5-mini: its default
     assert (method["browser"]["viewport_width"], method["agent"]["early_stop"]) == (1280, "none")
