@@ -19,11 +19,13 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
 from agent.base.agentoccam.agent import AgentOccamAgent
 from evaluation.environment import BrowserEnv
+from foundation.errors import UserError
 from evaluation.task_runner import apply_policy_step
 from model_access.messages import prompt_text
 from model_access.scripted_server import ScriptedServer, load_script
@@ -555,6 +557,31 @@ def test_stop_keeps_its_trailing_words_as_agentoccam_and_bracketed_cuts_them(tes
     assert parse_actions(step.reply)[0].answer == "N/A] because the order is missing"  # fails an exact match
     (step,), _, _ = _act(test_settings, [reply], stop_answer="bracketed")
     assert parse_actions(step.reply)[0].answer == "N/A"
+
+
+def test_the_observation_has_no_token_budget_unless_one_is_set(test_settings) -> None:
+    """AgentOccam cuts its tree by lines only (`agentoccam.observation_token_budget` 0); ours cuts by tokens."""
+    from evaluation.observation import Observation, TabInfo
+
+    names = " ".join(["word"] * 20)
+    tree = "[1] RootWebArea 'Shop'\n" + "\n".join(f"\t[{i}] link '{names} {i}'" for i in range(2, 900))
+    url = "http://shop.test/"
+    tabs = [TabInfo(0, "Shop", url, True)]
+    observation = Observation(f"Tab 0 (current): Shop\n\n{tree}", url, tabs, None, {}, (1280, 720), (0, 0))
+    no_server = SimpleNamespace(base_url="http://127.0.0.1:9")  # refining asks no model
+    policy = AgentOccamAgent(_settings(test_settings, no_server))
+    try:
+        whole = policy.refine(observation)
+        assert not whole.truncated and "link [899]" in whole.text  # ~19,000 tokens, all shown
+        policy.options.observation_token_budget = 12000
+        cut = policy.refine(observation)
+        assert cut.truncated and "link [899]" not in cut.text
+    finally:
+        policy.close()
+    settings = _settings(test_settings, no_server)
+    settings.agentoccam.parser = "loose"
+    with pytest.raises(UserError, match="agentoccam.parser is 'loose'; use one of original, strict"):
+        AgentOccamAgent(settings)
 
 
 def test_the_earlier_step_rules_and_the_re_ask_bound_are_settings(test_settings) -> None:
