@@ -157,6 +157,7 @@ def test_note_and_branch_take_a_step_each_without_touching_the_page(driven) -> N
         "branch [0] [Open the grocery category and sort by price]",
     ]
     assert all(s.ok for s in record.steps)
+    assert "RESULT:\nnoted (the page did not change)" in _user_text(requests[1])  # the history says what happened
     urls = driven["urls"]
     assert urls[0] == urls[1] == urls[2] != urls[3]  # note and branch left the page; the click navigated
     # AgentOccam's stop keeps the words after the `]` (agentoccam.stop_answer: original), so the answer fails

@@ -10,14 +10,14 @@ or other material the caller gives (see `agent.base_agent`), then the step numbe
 the task, the plan tree with its notes, the interaction history of the active plan,
 the refined observation and the screenshot (`agent.use_screenshot`).
 
-The reply's ACTION section is read as commands (`commands`). As in AgentOccam, a reply
-with an invalid command (unknown, bad syntax, an id not on the page, the last note
-again) is asked again at once, a warning added to the system prompt, without taking a
-step; every accepted reply takes one step: `note` and `branch` change only the
-policy's memory (a step with no page action), a page command goes to the environment
-as a fenced action, `prune` and `go_home` become a `goto`. Several commands in one
-ACTION (`note [..]` then `click [..]`) are all carried out, the first page command
-being the step's action.
+The reply's ACTION section is read as commands, as AgentOccam's code reads it
+(`original`, `agentoccam.parser: original`) or strictly (`commands`, `strict`). As in
+AgentOccam, a reply with an invalid command (unknown, bad syntax, an id not on the
+page, the last note again) is asked again at once, a warning added to the system
+prompt, without taking a step; every accepted reply takes one step: `note` and
+`branch` change only the policy's memory (a step with no page action), the page
+commands go to the environment as one fenced block, one a line, and run there in
+order (its `several_actions`), `prune` and `go_home` become a `goto`.
 
 History: only steps under the active plan are shown. For the last
 `agentoccam.history_observation_steps` of them the page is the elements the model
@@ -173,7 +173,8 @@ class AgentOccamAgent(ModelPolicy):
                 return self._step(replies, sections, planning, images, actions=actions)
             if self.options.planning_takes_step:
                 interaction.env_step = self._env_steps()
-                interaction.result = "; ".join(interaction.done_here) or "nothing to carry out"
+                done = "; ".join(interaction.done_here) or "nothing carried out"
+                interaction.result = f"{done} (the page did not change)"
                 return self._step(replies, sections, planning, images, memory_only=True)
             rounds += 1  # ours: ask again on the same page, a bounded number of times
             if rounds > self.options.max_planning_in_a_row:
