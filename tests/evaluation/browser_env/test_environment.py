@@ -201,7 +201,10 @@ def test_the_same_action_five_times_ends_the_episode(make_env, env_settings, con
 
 
 def test_without_early_stop_only_the_step_limit_ends_the_episode(make_env, env_settings, controls) -> None:
-    """`agent.early_stop: none` (the default, as AgentOccam's runner): repeats and unparseable replies go on."""
+    """The method's preset (`agent.early_stop: none`, as AgentOccam's runner): repeats and unparseable replies go on."""
+    from settings import load_settings
+
+    env_settings.agent.early_stop = load_settings(harness="method").agent.early_stop
     env_settings.agent.max_steps = 8
     env = make_env()
     env.reset(controls)
