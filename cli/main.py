@@ -84,7 +84,8 @@ def common_options() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         metavar="NAME",
         help="settings preset from settings/presets/ applied before --config and --set: 'method' (the paper's "
-        "harness, the default) or 'videowa' (VideoWA's baseline runner: Set-of-Marks, 1280x2048, 30 steps)",
+        "harness, the default), 'videowa' (VideoWA's baseline runner: Set-of-Marks, 1280x2048, 30 steps) or "
+        "'agentoccam' (AgentOccam alone as its code runs: temperature 0.5, top_p 0.95, 1920x1080)",
     )
     common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug logging")
     return common

@@ -162,6 +162,20 @@ def parse_action(reply: str) -> Action:
         raise
 
 
+# A line that starts with an action's name starts the next action of a block of several.
+_ACTION_START = re.compile(rf"^[ \t]*(?:{'|'.join(kind.value for kind in ActionKind)})\b", re.M)
+
+
+def parse_actions(reply: str) -> list[Action]:
+    """Every action of a block that holds several, one starting each line (a line that starts none
+    continues the one before, as a typed text or an answer over two lines); raises ActionParseError."""
+    text = extract_action_text(reply)
+    starts = [match.start() for match in _ACTION_START.finditer(text)]
+    if len(starts) < 2 or text[: starts[0]].strip():
+        return [parse_action(reply)]
+    return [_parse_one(text[start:end]) for start, end in zip(starts, starts[1:] + [len(text)])]
+
+
 def _parse_one(text: str) -> Action:
     raw = text
     text = text.strip()

@@ -115,15 +115,18 @@ class AXTree:
     tags: dict[int, str] = field(default_factory=dict)  # backend node id -> DOM tag name ("A", "BUTTON")
 
 
-def capture_ax_tree(cdp, viewport_width: int, viewport_height: int, viewport_only: bool) -> AXTree:
-    """Read the page through `cdp` (a Playwright CDPSession) and render its tree."""
+def capture_ax_tree(
+    cdp, viewport_width: int, viewport_height: int, viewport_only: bool, states: str = "compact"
+) -> AXTree:
+    """Read the page through `cdp` (a Playwright CDPSession) and render its tree; `states`: "compact"
+    (`format_properties`) or "webarena" (`webarena_properties`)."""
     ax_nodes = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
     snapshot = cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": []})
     document = snapshot["documents"][0]
     scroll_x = float(document.get("scrollOffsetX", 0.0))
     scroll_y = float(document.get("scrollOffsetY", 0.0))
     viewport = (scroll_x, scroll_y, float(viewport_width), float(viewport_height))
-    builder = _TreeBuilder(ax_nodes, _layout_rects(document), viewport if viewport_only else None)
+    builder = _TreeBuilder(ax_nodes, _layout_rects(document), viewport if viewport_only else None, states)
     builder.build()
     return AXTree(builder.lines, builder.nodes, scroll_x, scroll_y, _tag_names(snapshot, document))
 
@@ -200,8 +203,27 @@ def format_properties(role: str, value: Any, properties: dict[str, Any]) -> list
     return shown
 
 
+# States WebArena's tree leaves out (its IGNORED_ACTREE_PROPERTIES); AgentOccam reads the rest.
+_WEBARENA_IGNORED = frozenset({"focusable", "editable", "readonly", "level", "settable", "multiline", "invalid"})
+
+
+def webarena_properties(properties: list[dict[str, Any]]) -> list[str]:
+    """Every state Chrome reports as WebArena's tree shows them (false ones too, no field value), but with
+    string values quoted so that they read back: `required: False`, `checked: 'false'`."""
+    shown = []
+    for prop in properties:
+        value = prop.get("value") or {}
+        if prop.get("name") in _WEBARENA_IGNORED or "value" not in value:
+            continue  # relations (controls, labelledby) carry node lists, no value: WebArena skips them too
+        shown.append(f"{prop['name']}: {value['value']!r}")
+    return shown
+
+
 class _TreeBuilder:
-    def __init__(self, ax_nodes: list[dict[str, Any]], rects: dict[int, Rect], viewport: Rect | None):
+    def __init__(
+        self, ax_nodes: list[dict[str, Any]], rects: dict[int, Rect], viewport: Rect | None, states: str = "compact"
+    ):
+        self.states = states
         self.by_id: dict[str, dict[str, Any]] = {}
         for node in ax_nodes:
             self.by_id.setdefault(node["nodeId"], node)
@@ -284,8 +306,11 @@ class _TreeBuilder:
             if not text or any(text in shown for shown in context):
                 return None
             return f"[{node_id}] StaticText {name!r}"
-        properties = {prop["name"]: _value(prop.get("value")) for prop in node.get("properties") or ()}
-        shown = format_properties(role, _value(node.get("value")), properties)
+        if self.states == "webarena":
+            shown = webarena_properties(list(node.get("properties") or ()))
+        else:
+            properties = {prop["name"]: _value(prop.get("value")) for prop in node.get("properties") or ()}
+            shown = format_properties(role, _value(node.get("value")), properties)
         if not name.strip() and not shown and role in _PRUNE_WHEN_EMPTY:
             return None
         return " ".join([f"[{node_id}] {role} {name!r}", *shown])

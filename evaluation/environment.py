@@ -9,11 +9,12 @@
 A step never raises for the agent's mistakes: an unparseable reply is a no-op
 step (with `agent.observe_after_unparseable`, as the reference's no-op action: the
 pause after actions, then the page observed again), an impossible action (unknown
-id, element gone, bad key, failed load) is a failed step, each with its reason. The episode ends on `stop [answer]`, after
-`agent.max_parse_failures` unparseable replies in a row, after the same action
-`agent.max_repeated_actions` times in a row, or after `agent.max_steps` steps;
-with `agent.early_stop: videowa`, by the reference runner's rules instead
-(`evaluation.early_stop`), answering "Early stop: <reason>".
+id, element gone, bad key, failed load) is a failed step, each with its reason. The
+episode ends on `stop [answer]` or after `agent.max_steps` steps (`agent.early_stop:
+none`, AgentOccam's runner); with `consecutive`, also after `agent.max_parse_failures`
+unparseable replies or the same action `agent.max_repeated_actions` times in a row;
+with `videowa`, by the reference runner's rules instead (`evaluation.early_stop`),
+answering "Early stop: <reason>".
 The live `context` and `page` stay open after the end, for the evaluators.
 """
 
@@ -26,7 +27,7 @@ from typing import Protocol
 from playwright.sync_api import Error as PlaywrightError
 
 from foundation.errors import UserError
-from evaluation.actions import Action, ActionKind, ActionParseError, format_action
+from evaluation.actions import Action, ActionKind, ActionParseError, format_action, parse_actions
 from evaluation.auth import AuthStates, login_sites
 from foundation.browser import launch_chromium
 from evaluation.early_stop import ANSWER_PREFIX, stop_reason
@@ -37,6 +38,9 @@ from foundation.page_settle import SettleLimits
 from evaluation.tabs import Tabs
 from evaluation.videowa_actions import reply_parser
 from settings import Settings
+
+
+EARLY_STOP_RULES = ("none", "consecutive", "videowa")
 
 
 class EpisodeTask(Protocol):
@@ -87,6 +91,8 @@ class BrowserEnv:
         self.auth = AuthStates(settings, browser)
         # `type` replaces a field's text (AgentOccam's type) instead of adding to it (WebArena's, VideoWA's).
         self.type_clears_field = False
+        # A step may hold several actions, one starting each line, carried out in order (AgentOccam's ACTION).
+        self.several_actions = False
         self.context = None
         self.tabs: Tabs | None = None
         self.observation: Observation | None = None
@@ -121,6 +127,10 @@ class BrowserEnv:
 
     def reset(self, task: EpisodeTask) -> Observation:
         """Open a fresh browser context for `task`: its login state, viewport and start tabs."""
+        if self.settings.agent.early_stop not in EARLY_STOP_RULES:
+            raise UserError(
+                f"agent.early_stop is {self.settings.agent.early_stop!r}; use one of {', '.join(EARLY_STOP_RULES)}"
+            )
         self._close_context()
         self._reset_counters()
         browser_settings = self.settings.browser
@@ -171,37 +181,55 @@ class BrowserEnv:
         return self.observation
 
     def step(self, reply: str) -> StepResult:
-        """Parse the action in `reply` (a model reply or a bare action) and carry it out."""
+        """Parse the action in `reply` (a model reply or a bare action) and carry it out. With
+        `several_actions` on, a block of several actions (one starting each line) is carried out in
+        order as one step, as AgentOccam runs every command of an ACTION; a stop ends it there."""
         started, url_before = self._begin_step()
         timings: dict[str, float] = {}
+        commands: list[dict] = []
         try:
-            action: Action | None = reply_parser(self.settings.agent.action_parser)(reply)
+            actions = self._read_actions(reply)
         except ActionParseError as exc:
             action = None
             ok, error = False, f"unparseable reply: {exc.reason}"
             self._parse_failures += 1
             self._last_action, self._repeats = None, 0
-            if self._parse_failures >= self.settings.agent.max_parse_failures and not self._videowa_rules:
+            if self._parse_failures >= self.settings.agent.max_parse_failures and self._consecutive_rules:
                 self._end("parse_failures")
             elif self.settings.agent.observe_after_unparseable:
                 error = self._observe_again(timings) or error
         else:
-            ok, error = True, None
             self._parse_failures = 0
-            canonical = format_action(action)
+            canonical = "\n".join(format_action(action) for action in actions)
             self._repeats = self._repeats + 1 if canonical == self._last_action else 1
             self._last_action = canonical
-            if action.kind is ActionKind.STOP:
-                self.answer = action.answer or ""
-                self._end("stop")
+            for action in actions:
+                if action.kind is ActionKind.STOP:
+                    self.answer = action.answer or ""
+                    self._end("stop")
+                    one_ok, one_error = True, None
+                else:
+                    one_ok, one_error = self._execute(action, timings)
+                commands.append({"action": format_action(action), "ok": one_ok, "error": one_error})
+                if self.done:
+                    break
+            ok = all(command["ok"] for command in commands)
+            failed = [command for command in commands if not command["ok"]]
+            if len(commands) == 1:
+                error = commands[0]["error"]
             else:
-                ok, error = self._execute(action, timings)
-                if self._repeats >= self.settings.agent.max_repeated_actions and not self._videowa_rules:
-                    self._end("repeated_action")
+                error = "; ".join(f"`{command['action']}`: {command['error']}" for command in failed) or None
+            if not self.done and self._repeats >= self.settings.agent.max_repeated_actions and self._consecutive_rules:
+                self._end("repeated_action")
         self._actions.append(action)
         self._check_step_limits()
         timings["total_s"] = time.perf_counter() - started
-        return self._recorded(reply, action, ok, error, url_before, timings)
+        return self._recorded(reply, action, ok, error, url_before, timings, commands if len(commands) > 1 else [])
+
+    def _read_actions(self, reply: str) -> list[Action]:
+        if self.several_actions:
+            return parse_actions(reply)
+        return [reply_parser(self.settings.agent.action_parser)(reply)]
 
     def _begin_step(self) -> tuple[float, str]:
         """Count a step of a running episode; returns its start time and the URL before it."""
@@ -216,6 +244,10 @@ class BrowserEnv:
     @property
     def _videowa_rules(self) -> bool:
         return self.settings.agent.early_stop == "videowa"
+
+    @property
+    def _consecutive_rules(self) -> bool:
+        return self.settings.agent.early_stop == "consecutive"
 
     def _check_step_limits(self) -> None:
         """End the episode at the step limit, or by the reference's early-stop rules when they are chosen."""
@@ -313,7 +345,14 @@ class BrowserEnv:
         self.stop_reason = reason
 
     def _recorded(
-        self, reply: str, action: Action | None, ok: bool, error: str | None, url_before: str, timings: dict[str, float]
+        self,
+        reply: str,
+        action: Action | None,
+        ok: bool,
+        error: str | None,
+        url_before: str,
+        timings: dict[str, float],
+        commands: list[dict] | None = None,
     ) -> StepResult:
         url_after = self._safe_url()
         self.record.steps.append(
@@ -328,6 +367,7 @@ class BrowserEnv:
                 observation_text=self.observation.text,
                 timings=timings,
                 screenshot_png=self.observation.screenshot,
+                commands=commands or [],
             )
         )
         self.record.final_url = url_after

@@ -33,6 +33,9 @@ class StepRecord:
     # The policy's model calls for this step (calls, latency_s, tokens, replies cut at the length limit...).
     model_usage: dict[str, Any] = field(default_factory=dict)
     screenshot_png: bytes | None = field(default=None, repr=False, compare=False)  # kept until saved
+    # A step of several actions (AgentOccam's ACTION): each one's text, ok and error, in the order run;
+    # `action` is then the last one run. Empty for a step of one action.
+    commands: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

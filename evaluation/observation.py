@@ -50,6 +50,8 @@ class ObservationOptions:
     text_format: str = "ax_tree"  # "som": Set-of-Marks lines instead of the tree (boxes drawn too)
     marks_style: str = "ours"  # how boxes and numbers are drawn (agent.som_labels)
     marks_font: str = ""  # the font of the numbers in the "videowa" style (agent.som_font)
+    # The tree's element states: "compact" (ours) or "webarena" (all Chrome reports, as WebArena's tree; AgentOccam).
+    states: str = "compact"
 
     @classmethod
     def from_settings(cls, agent_settings) -> ObservationOptions:
@@ -144,7 +146,9 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
         text, truncated = truncate_to_budget("\n".join(som.lines), options.token_budget)
         nodes, marks, (scroll_x, scroll_y) = som.nodes, som.marks, som.scroll
     else:
-        tree = _read_after_load(page, lambda: capture_ax_tree(cdp, width, height, options.viewport_only))
+        tree = _read_after_load(
+            page, lambda: capture_ax_tree(cdp, width, height, options.viewport_only, options.states)
+        )
         text, truncated = truncate_to_budget(f"{tab_header(tabs)}\n\n" + "\n".join(tree.lines), options.token_budget)
         shown_lines = text.count("\n") - 1 - (1 if truncated else 0)  # lines that survived the cut
         nodes = {node.node_id: node for node in tree.nodes[: max(shown_lines, 0)]}

@@ -392,9 +392,11 @@ class AgentSettings:
     # whole action) or "videowa" (the reference's: the first fenced block only, searched for the action's
     # pattern, so `click [12] to open it` passes; `--harness videowa`; evaluation/videowa_actions.py).
     action_parser: str = "default"
-    # When an episode ends early: "consecutive" (the same action max_repeated_actions times in a row,
-    # no answer) or "videowa" (the reference runner's rules, answering "Early stop: <reason>").
-    early_stop: str = "consecutive"
+    # When an episode ends early: "none" (only at max_steps: AgentOccam's runner, which the method runs on,
+    # has no other rule), "consecutive" (ours: max_parse_failures unparseable replies, or the same action
+    # max_repeated_actions times, in a row; no answer) or "videowa" (the reference runner's rules, answering
+    # "Early stop: <reason>").
+    early_stop: str = "none"
     # VideoWA's own baseline prompt for the react agent: the path of a prompt file in the user's VideoWA
     # checkout (agent/prompts/jsons/p_som_cot_id_actree_3s*.json), read at run time; "" = our prompt.
     videowa_prompt_file: str = ""
@@ -472,8 +474,14 @@ class AgentOccamSettings:
     # Lines kept: of the refined tree (AgentOccam cuts it at 1,000), and of the tree when `refine` is off (500).
     observation_max_lines: int = 1000
     unrefined_max_lines: int = 500
-    # And at most this many approximate tokens, so a huge page cannot overflow the context (ours; 0: none).
-    observation_token_budget: int = 12000
+    # And at most this many approximate tokens (ours, e.g. 12000 so a huge page cannot overflow a small
+    # context; 0: none, as AgentOccam).
+    observation_token_budget: int = 0
+    # The root line `RootWebArea 'page title'` heads the tree, as in AgentOccam; off (ours): no root line.
+    root_line: bool = True
+    # Element states: "original" (every state Chrome reports but AgentOccam's unwanted ones, false ones too,
+    # no field value: `[required: False]`) or "compact" (ours: true flags, checked/expanded, and a field's value).
+    states: str = "original"
     # Hide leaves identical to the sibling next to them, as AgentOccam does (both of a pair).
     drop_identical_neighbours: bool = True
     # Page actions offered, from click, type, go_back, go_home, note, stop, scroll (AgentOccam's own list);
@@ -490,6 +498,13 @@ class AgentOccamSettings:
     # A reply with an invalid command (unknown, bad syntax, an id not on the page, a repeated note) is
     # asked again at once with a warning, without a step; after this many the step fails (AgentOccam: no bound).
     max_invalid_reasks: int = 10
+    # How an ACTION is read: "original" (AgentOccam's search-based reading: words after `click [id]` or a
+    # note's `]` pass, an un-offered `goto [url]` runs) or "strict" (ours: each command must fit its syntax,
+    # else the model is asked again).
+    parser: str = "original"
+    # A stop's answer: "original" (all after `stop [`, one final `]` dropped: `stop [N/A] because x` answers
+    # `N/A] because x`, as AgentOccam) or "bracketed" (ours: up to the last `]`, later words ignored).
+    stop_answer: str = "original"
     # Past steps whose page is shown as the elements the model highlighted (older ones by description).
     history_observation_steps: int = 3
     # Put the URL and the open tabs above the page (ours; AgentOccam shows the tree alone).

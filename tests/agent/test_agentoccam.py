@@ -17,12 +17,15 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
 from agent.base.agentoccam.agent import AgentOccamAgent
 from evaluation.environment import BrowserEnv
+from foundation.errors import UserError
 from evaluation.task_runner import apply_policy_step
 from model_access.messages import prompt_text
 from model_access.scripted_server import ScriptedServer, load_script
@@ -129,6 +132,10 @@ def test_the_prompt_carries_the_refined_whole_page_tree(driven) -> None:
     assert "PREVIOUS PLANS:\n[0] (ACTIVE PLAN) What is the price" in prompt
     assert len(prompt.split()) < len(raw.split())  # refined: shorter than the environment's own tree text
     assert driven["page_text"] in prompt  # what other stages read through the hook is what the policy sees
+    # As AgentOccam shows a page: the title's root line first, states false ones included, no field value.
+    page = prompt.split("CURRENT OBSERVATION:\n")[1]
+    assert page.startswith("RootWebArea 'One Stop Market'\n\t")
+    assert re.search(r"\tsearchbox \[\d+\] 'Search'\n", page) and "value:" not in page
 
 
 def test_the_system_prompt_lists_the_reduced_action_space(driven) -> None:
@@ -150,9 +157,12 @@ def test_note_and_branch_take_a_step_each_without_touching_the_page(driven) -> N
         "branch [0] [Open the grocery category and sort by price]",
     ]
     assert all(s.ok for s in record.steps)
+    assert "RESULT:\nnoted (the page did not change)" in _user_text(requests[1])  # the history says what happened
     urls = driven["urls"]
     assert urls[0] == urls[1] == urls[2] != urls[3]  # note and branch left the page; the click navigated
-    assert record.answer == "$13.49"  # the stop's trailing words are not part of the answer
+    # AgentOccam's stop keeps the words after the `]` (agentoccam.stop_answer: original), so the answer fails
+    # an exact match as it does there.
+    assert record.answer == "$13.49] as the cheapest product listed"
     second = _user_text(requests[1])  # after the note: same page, the note kept under the plan
     assert "STEP:\n2" in second and "Note: STEP 1: The category link is in the menu" in second
     assert "The same page as the CURRENT OBSERVATION" in second.split("CURRENT OBSERVATION:")[0]
@@ -215,6 +225,14 @@ def forms(sandbox, test_settings):
         env.type_clears_field = False  # the react agent's environment, as WebArena and VideoWA type
         env.step(f"```\ntype [{node('searchbox').node_id}] [cake] [0]\n```")
         out["box_appended"] = env.page.input_value("#search")
+        env.type_clears_field = True
+
+        # Two page commands in one ACTION, a remark after each: both run, in order, in one step.
+        start(_task(1), sandbox.shop_url)
+        box, button = node("searchbox"), node("button", "Search")
+        queue(occam(f"type [{box.node_id}] [green tea] [0] to fill it\nclick [{button.node_id}] (Search)"))
+        _play_step(policy, env)
+        out["two_commands"] = (env.record.steps, env.page.url, policy.history_text())
 
         # The address form's country menu: one line, each option with its id; choosing by id works.
         start(_task(5), f"{sandbox.shop_url}/customer/address/new/")
@@ -254,10 +272,19 @@ def test_type_replaces_what_a_search_box_holds(forms) -> None:
     assert forms["box_appended"] == "teacake"  # WebArena's type, kept for the react agent
 
 
+def test_every_page_command_of_an_action_runs_in_order_in_one_step(forms) -> None:
+    steps, url, history = forms["two_commands"]
+    assert len(steps) == 1 and steps[0].ok
+    assert [command["action"].split()[0] for command in steps[0].commands] == ["type", "click"]
+    assert "q=green+tea" in url  # typed without Enter, then the Search button submitted it
+    assert "`click [" in history and history.count("done") == 2  # the history says how each went
+
+
 def test_a_select_is_one_line_with_option_ids_and_an_option_is_chosen_by_its_id(forms) -> None:
     line = forms["country_line"]
     assert f"[{forms['france']}] 'France'" in line and "'Canada'" in line and "'Mexico'" in line
     assert "option [" not in line  # folded into the menu's line, not one line per option
+    assert f"[{forms['france']}] 'France' [selected: False]" in line  # false states shown, as AgentOccam
     assert forms["country_step"].ok and forms["country"] == "FR"
 
 
@@ -341,14 +368,16 @@ def test_refinement_merges_lone_texts_and_writes_tables_as_rows() -> None:
     ])  # fmt: skip
     page = refine_tree(tree, max_lines=500)
     assert page.text.splitlines() == [
-        "link [2] 'My Orders'",
-        "table",
-        "\t| Order # | Total |",
-        "\t| --- | --- |",
-        "\t| link [11] '000000024' | $106.97 |",
+        "RootWebArea 'Orders'",  # the page title heads the tree, as AgentOccam shows it (agentoccam.root_line)
+        "\tlink [2] 'My Orders'",
+        "\ttable",
+        "\t\t| Order # | Total |",
+        "\t\t| --- | --- |",
+        "\t\t| link [11] '000000024' | $106.97 |",
     ]
     assert page.ids == {"2", "11"}
-    assert refine_tree(tree, max_lines=2).text.splitlines()[-1].startswith("[... 3 more lines")
+    assert refine_tree(tree, max_lines=2).text.splitlines()[-1].startswith("[... 4 more lines")
+    assert refine_tree(tree, root_line=False).text.splitlines()[0] == "link [2] 'My Orders'"  # ours
 
 
 def test_policy_names_and_the_base_agent_setting(tmp_path) -> None:
@@ -425,7 +454,7 @@ def test_refinement_folds_options_drops_images_and_repeats_and_keeps_ids_as_agen
         "\t[16] paragraph ''",
         "\t\t[17] StaticText 'Free shipping'",
     ])  # fmt: skip
-    page = refine_tree(tree)
+    page = refine_tree(tree, root_line=False, states="compact")  # ours: no root line, a field's value shown
     assert page.text.splitlines() == [
         "generic [3]",
         "\tcombobox \"Country: [5] 'Canada' [selected: True]; [6] 'France'\" [value: 'Canada']",
@@ -440,6 +469,12 @@ def test_refinement_folds_options_drops_images_and_repeats_and_keeps_ids_as_agen
     assert page.highlight(["6"]) == (
         "generic\n\tcombobox \"Country: [5] 'Canada' [selected: True]; [6] 'France'\" [value: 'Canada']"
     )
+    original = refine_tree(tree)  # AgentOccam's: the root line, no value, every level one tab in
+    assert original.text.splitlines()[:2] == [
+        "RootWebArea 'Shop'",
+        "\tgeneric [3]",
+    ] and "value:" not in original.text
+    assert original.highlight(["6"]).splitlines()[0] == "RootWebArea 'Shop'"  # the root is an ancestor
     long_tree = "[1] RootWebArea 'Long'\n" + "\n".join(f"\t[{i}] link 'Item {i}'" for i in range(2, 1302))
     assert len(refine_tree(long_tree).text.splitlines()) == 1001  # AgentOccam's 1,000 lines, then the note
     assert len(unrefined_page(long_tree).text.splitlines()) == 501  # pruning off: 500 rows of the tree
@@ -473,6 +508,81 @@ def _page_observation():
     url = "http://shop.test/"
     tabs = [TabInfo(0, "Shop", url, True)]
     return Observation(f"Tab 0 (current): Shop\n\n{tree}", url, tabs, None, {}, (1280, 720), (0, 0))
+
+
+def _act(test_settings, replies: list[str], **options) -> tuple[list, list]:
+    """The policy's steps for `replies` on `_page_observation()` (one act per step until the replies run out),
+    and the requests; `options` set agentoccam settings."""
+    with ScriptedServer({"name": "policy", "replies": replies}) as server:
+        settings = _settings(test_settings, server)
+        for name, value in options.items():
+            setattr(settings.agentoccam, name, value)
+        policy = AgentOccamAgent(settings)
+        taken = []
+        try:
+            policy.reset(_task(1))
+            while len(server.requests("/chat/completions")) < len(replies):
+                taken.append(policy.act(_page_observation()))
+        finally:
+            policy.close()
+        return taken, server.requests("/chat/completions"), policy
+
+
+def test_the_original_parser_passes_what_agentoccam_passes(test_settings) -> None:
+    """`agentoccam.parser: original` (the default): words after `click [id]` and after a note's `]` pass, and
+    a `goto [url]` that is not offered runs; no re-ask for any of them."""
+    from evaluation.actions import parse_actions
+
+    replies = [
+        occam("click [2] (My Orders)"),
+        occam("note [Order 24 is on page 2] because the list is sorted by date"),
+        occam("goto [http://shop.test/sales/order/history/]"),
+        occam("type [3] [order 24] [1] to search\npress [Enter]"),  # press is no command, its environment runs it
+    ]
+    taken, requests, policy = _act(test_settings, replies)
+    assert len(requests) == 4 and not any(step.error for step in taken)
+    assert [parse_actions(step.reply)[0].element_id for step in taken[:1]] == ["2"]
+    assert taken[1].memory_only and "Note: STEP 2: Order 24 is on page 2] because the list" in policy.plans.text()
+    assert parse_actions(taken[2].reply)[0].url == "http://shop.test/sales/order/history/"
+    assert [a.kind.value for a in parse_actions(taken[3].reply)] == ["type", "press"]
+    # Ours (`strict`) asks again for each of the first three.
+    taken, requests, _ = _act(test_settings, [replies[0], occam("click [2]")], parser="strict")
+    assert len(requests) == 2 and len(taken) == 1 and "cannot be carried out" in _system_text(requests[1]["body"])
+
+
+def test_stop_keeps_its_trailing_words_as_agentoccam_and_bracketed_cuts_them(test_settings) -> None:
+    from evaluation.actions import parse_actions
+
+    reply = occam("stop [N/A] because the order is missing")
+    (step,), _, _ = _act(test_settings, [reply])
+    assert parse_actions(step.reply)[0].answer == "N/A] because the order is missing"  # fails an exact match
+    (step,), _, _ = _act(test_settings, [reply], stop_answer="bracketed")
+    assert parse_actions(step.reply)[0].answer == "N/A"
+
+
+def test_the_observation_has_no_token_budget_unless_one_is_set(test_settings) -> None:
+    """AgentOccam cuts its tree by lines only (`agentoccam.observation_token_budget` 0); ours cuts by tokens."""
+    from evaluation.observation import Observation, TabInfo
+
+    names = " ".join(["word"] * 20)
+    tree = "[1] RootWebArea 'Shop'\n" + "\n".join(f"\t[{i}] link '{names} {i}'" for i in range(2, 900))
+    url = "http://shop.test/"
+    tabs = [TabInfo(0, "Shop", url, True)]
+    observation = Observation(f"Tab 0 (current): Shop\n\n{tree}", url, tabs, None, {}, (1280, 720), (0, 0))
+    no_server = SimpleNamespace(base_url="http://127.0.0.1:9")  # refining asks no model
+    policy = AgentOccamAgent(_settings(test_settings, no_server))
+    try:
+        whole = policy.refine(observation)
+        assert not whole.truncated and "link [899]" in whole.text  # ~19,000 tokens, all shown
+        policy.options.observation_token_budget = 12000
+        cut = policy.refine(observation)
+        assert cut.truncated and "link [899]" not in cut.text
+    finally:
+        policy.close()
+    settings = _settings(test_settings, no_server)
+    settings.agentoccam.parser = "loose"
+    with pytest.raises(UserError, match="agentoccam.parser is 'loose'; use one of original, strict"):
+        AgentOccamAgent(settings)
 
 
 def test_the_earlier_step_rules_and_the_re_ask_bound_are_settings(test_settings) -> None:

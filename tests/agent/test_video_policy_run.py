@@ -8,7 +8,8 @@ One run plays four tasks, each with its own scripted story:
   selection, then the intermediate question, asked once and scored;
 - task 20: its video was never processed: no selection, and the records say why;
 - task 37: stage 2 chooses none, and the policy never gives an action: three
-  unparseable replies end the episode.
+  unparseable replies end the episode (`agent.early_stop: consecutive`, ours; the
+  method's default, as AgentOccam's runner, stops only at the step limit).
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def _rules() -> list[dict]:
 def method_run(run_agent, sandbox):
     sandbox.reset()
     run = run_agent(_rules(), "1,6,20,37", "--max-steps", "4", "--set", f"selection.stage1_pool_per_video={POOL}",
-                    "--set", "selection.stage1_precut=true")  # fmt: skip
+                    "--set", "selection.stage1_precut=true", "--set", "agent.early_stop=consecutive")  # fmt: skip
     assert run.exit_code == 0, run.stdout
     return run
 

@@ -17,7 +17,7 @@ def _show(capsys, *args: str) -> tuple[str, dict]:
 
 def test_settings_show_prints_either_preset(capsys) -> None:
     header, videowa = _show(capsys, "--harness", "videowa")
-    assert header.startswith("# harness: videowa (presets: method, videowa")
+    assert header.startswith("# harness: videowa (presets: agentoccam, method, videowa")
     assert videowa["agent"]["max_steps"] == 30 and videowa["agent"]["observation_format"] == "som"
     assert videowa["browser"]["viewport_height"] == 2048 and videowa["agent"]["early_stop"] == "videowa"
     header, method = _show(capsys, "--harness", "method")
@@ -35,13 +35,27 @@ def test_settings_show_says_the_no_video_baseline_decodes_384_tokens_under_video
     assert "policies without videos" not in capsys.readouterr().out
 
 
+def test_the_agentoccam_preset_has_its_own_decoding_and_viewport(capsys) -> None:
+    """`--harness agentoccam`: AgentOccam alone as its code runs it (gpt.py's call_gpt_with_messages, eval_webarena.py)."""
+    header, occam = _show(capsys, "--harness", "agentoccam")
+    assert header.startswith("# harness: agentoccam")
+    policy = occam["models"]["policy"]
+    assert (policy["temperature"], policy["extra_body"]["top_p"], policy["reasoning_effort"]) == (0.5, 0.95, "")
+    assert (occam["browser"]["viewport_width"], occam["browser"]["viewport_height"]) == (1920, 1080)
+    assert occam["agent"]["early_stop"] == "none" and occam["agent"]["max_steps"] == 20
+    assert occam["agent"]["use_screenshot"] is False  # its actor reads the text alone
+    _, method = _show(capsys, "--harness", "method")
+    assert method["models"]["policy"]["temperature"] is None  # the method's gpt-5-mini: its default
+    assert (method["browser"]["viewport_width"], method["agent"]["early_stop"]) == (1280, "none")
+
+
 def test_config_and_set_apply_on_top_of_the_preset(tmp_path) -> None:
     config = tmp_path / "mine.yaml"
     config.write_text("agent:\n  max_steps: 40\n")
     settings = load_settings(config, ["browser.viewport_height=1024"], harness="videowa")
     assert (settings.agent.max_steps, settings.browser.viewport_height) == (40, 1024)
     assert settings.agent.observation_format == "som"
-    with pytest.raises(SettingsError, match="no harness preset 'webarena'; known: method, videowa"):
+    with pytest.raises(SettingsError, match="no harness preset 'webarena'; known: agentoccam, method, videowa"):
         load_settings(harness="webarena")
 
 

@@ -10,14 +10,14 @@ or other material the caller gives (see `agent.base_agent`), then the step numbe
 the task, the plan tree with its notes, the interaction history of the active plan,
 the refined observation and the screenshot (`agent.use_screenshot`).
 
-The reply's ACTION section is read as commands (`commands`). As in AgentOccam, a reply
-with an invalid command (unknown, bad syntax, an id not on the page, the last note
-again) is asked again at once, a warning added to the system prompt, without taking a
-step; every accepted reply takes one step: `note` and `branch` change only the
-policy's memory (a step with no page action), a page command goes to the environment
-as a fenced action, `prune` and `go_home` become a `goto`. Several commands in one
-ACTION (`note [..]` then `click [..]`) are all carried out, the first page command
-being the step's action.
+The reply's ACTION section is read as commands, as AgentOccam's code reads it
+(`original`, `agentoccam.parser: original`) or strictly (`commands`, `strict`). As in
+AgentOccam, a reply with an invalid command (unknown, bad syntax, an id not on the
+page, the last note again) is asked again at once, a warning added to the system
+prompt, without taking a step; every accepted reply takes one step: `note` and
+`branch` change only the policy's memory (a step with no page action), the page
+commands go to the environment as one fenced block, one a line, and run there in
+order (its `several_actions`), `prune` and `go_home` become a `goto`.
 
 History: only steps under the active plan are shown. For the last
 `agentoccam.history_observation_steps` of them the page is the elements the model
@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import argparse
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agent.base.agentoccam.commands import Command, offered, parse_commands
+from agent.base.agentoccam import original
+from agent.base.agentoccam.commands import PLANNING_COMMANDS, Command, offered, parse_commands
 from agent.base.agentoccam.plan import PlanError, PlanTree
 from agent.base.agentoccam.refine import RefinedPage, refine_tree, unrefined_page
 from agent.base.agentoccam.templates import block, render
@@ -43,6 +44,7 @@ from agent.base.templates import block as agent_block
 from evaluation.actions import ActionParseError
 from evaluation.observation import Observation, tab_header
 from evaluation.policy import PolicyStep
+from foundation.errors import UserError
 from model_access.client import ModelClient
 from agent.base.task_images import images_of, task_image_parts
 from model_access.messages import Message, count_images, image_part, system_message
@@ -73,6 +75,7 @@ class Interaction:
     page: str  # that page without ids: "the same page" when the current one equals it
     env_step: int | None = None  # index of the environment step it became, when it touched the page
     result: str | None = None  # how it went, when known
+    done_here: list[str] = field(default_factory=list)  # what the policy carried out itself (notes, plans)
 
 
 def read_sections(reply: str) -> dict[str, str]:
@@ -100,6 +103,10 @@ class AgentOccamAgent(ModelPolicy):
     def __init__(self, settings: Settings, client: ModelClient | None = None) -> None:
         super().__init__(settings, client)
         self.options = settings.agentoccam
+        for name, allowed in _CHOICES.items():
+            value = getattr(self.options, name)
+            if value not in allowed:
+                raise UserError(f"agentoccam.{name} is {value!r}; use one of {', '.join(allowed)}")
         self.reset(None)
 
     # ---- the Policy protocol (the rest in ModelPolicy) ----
@@ -110,8 +117,12 @@ class AgentOccamAgent(ModelPolicy):
         self.env = env
         if self.options.whole_page and getattr(env, "options", None) is not None:
             env.options = replace(env.options, viewport_only=False, token_budget=None)
+        if self.options.states == "original" and getattr(env, "options", None) is not None:
+            env.options = replace(env.options, states="webarena")  # every state, as WebArena's tree reports them
         if hasattr(env, "type_clears_field"):
             env.type_clears_field = self.options.type_clears_field
+        if hasattr(env, "several_actions"):
+            env.several_actions = True  # every page command of an ACTION runs, in order, in one step
 
     def reset(self, task: Any) -> None:
         self.task = task
@@ -148,20 +159,22 @@ class AgentOccamAgent(ModelPolicy):
                 self.plans.record_step(interaction.step)
                 return self._step(replies, sections, planning, images, error=asked.error)
             try:
-                action = self._carry_out(asked.commands, interaction, planning)
+                actions = self._carry_out(asked.reading, interaction, planning)
             except PlanError as exc:  # a plan id that is not there: the step is spent, as in AgentOccam
                 interaction.result = f"not carried out: {exc}"
                 if interaction.step not in self.plans.active.steps:
                     self.plans.record_step(interaction.step)
                 return self._step(replies, sections, planning, images, error=str(exc))
-            except ActionParseError as exc:  # go_home without a home page
-                interaction.result = f"not carried out: {exc.reason}"
+            except ActionParseError as exc:  # go_home without a home page; a page command its pattern voids
+                interaction.result = "; ".join([*interaction.done_here, f"not carried out: {exc.reason}"])
                 return self._step(replies, sections, planning, images, error=exc.reason)
-            if action is not None:
+            if actions:
                 interaction.env_step = self._env_steps()
-                return self._step(replies, sections, planning, images, action=action)
+                return self._step(replies, sections, planning, images, actions=actions)
             if self.options.planning_takes_step:
                 interaction.env_step = self._env_steps()
+                done = "; ".join(interaction.done_here) or "nothing carried out"
+                interaction.result = f"{done} (the page did not change)"
                 return self._step(replies, sections, planning, images, memory_only=True)
             rounds += 1  # ours: ask again on the same page, a bounded number of times
             if rounds > self.options.max_planning_in_a_row:
@@ -182,51 +195,90 @@ class AgentOccamAgent(ModelPolicy):
             sections = read_sections(text)
             action_text = sections.get("ACTION", "")
             try:
-                commands = parse_commands(action_text, self.commands)
-                for command in commands:
-                    self._check_element(command)
+                reading = self._read(action_text)
             except ActionParseError as exc:
                 problem = exc.reason
                 warning = render("invalid_warning", command=" ".join(action_text.split())[:200], reason=problem)
             else:
-                repeated = next((c for c in commands if c.kind == "note" and c.argument == self.last_note), None)
-                if repeated is None:
-                    return _Asked(sections, images, commands)
-                problem = f"the note {repeated.argument!r} repeats the last one"
-                warning = render("repeated_note_warning", note=repeated.argument)
+                if not reading.repeats_note:
+                    return _Asked(sections, images, reading)
+                problem = f"the note {self.last_note!r} repeats the last one"
+                warning = render("repeated_note_warning", note=self.last_note)
             reasks += 1
             if reasks > self.options.max_invalid_reasks:
                 error = f"{problem} ({reasks} replies; agentoccam.max_invalid_reasks)"
-                return _Asked(sections, images, [], error=error)
+                return _Asked(sections, images, None, error=error)
 
-    def _carry_out(self, commands: list[Command], interaction: Interaction, planning: list[str]) -> str | None:
-        """Apply the plan commands and notes; the environment action of the step, None when there is none."""
+    def _read(self, action_text: str) -> _Reading:
+        """What an ACTION asks for, read as `agentoccam.parser` says; ActionParseError when it is invalid."""
+        if self.options.parser == "strict":
+            commands = parse_commands(action_text, self.commands, self.options.stop_answer)
+            for command in commands:
+                self._check_element(command)
+            plan = next((c for c in commands if c.kind in PLANNING_COMMANDS), None)
+            notes = [c.argument for c in commands if c.kind == "note"]
+            page = [c.text for c in commands if c.touches_page and c.kind != "prune"]
+            return _Reading(
+                plan=(plan.kind, plan.plan_id, plan.argument) if plan else None,
+                plan_text=plan.text if plan else "",
+                notes=notes,
+                page=page,
+                repeats_note=self.last_note in notes,
+            )
+        return self._read_original(action_text)
+
+    def _read_original(self, action_text: str) -> _Reading:
+        """AgentOccam's own reading (`original`): searched, not matched; see `original`."""
+        parts = original.split(action_text, [*self.commands, "goto"])
+        if not parts:
+            raise ActionParseError(f"the ACTION does not start with a command ({', '.join(self.commands)})")
+        for part in parts:
+            reason = original.problem(part, lambda element: self.page is None or element in self.page.ids)
+            if reason is not None:
+                raise ActionParseError(reason)
+        planning = [name for name in self.commands if name in PLANNING_COMMANDS]
+        plan_error = ""
+        try:
+            plan = original.plan_command(action_text, planning)
+        except ValueError as exc:
+            plan, plan_error = None, str(exc)
+        notes = [note for note in map(original.note_text, parts) if note is not None]
+        page: list[str] = []
+        page_error = ""
+        if "go_home" in action_text:  # its go_home replaces every page action with the one goto
+            page = ["go_home"]
+        else:
+            try:
+                page = original.page_actions(action_text, self.options.stop_answer)
+            except ActionParseError as exc:
+                page_error = exc.reason
+        repeats = bool(self.last_note) and f"note [{self.last_note}" in action_text
+        return _Reading(plan, action_text if plan else "", notes, page, repeats, plan_error, page_error)
+
+    def _carry_out(self, reading: _Reading, interaction: Interaction, planning: list[str]) -> list[str]:
+        """Apply the plan command and the notes; the page actions of the step, in order ([] when none)."""
         step = interaction.step
-        plan_commands = [c for c in commands if c.kind in ("branch", "prune")]
-        if not plan_commands:
+        if reading.plan_error:
+            raise PlanError(reading.plan_error)
+        if reading.plan is None:
             self.plans.record_step(step)  # plan changes are not steps of a plan
-        page_action = None
-        for command in plan_commands[:1]:
-            if command.kind == "branch":
-                node = self.plans.branch(command.plan_id, command.argument, self.last_observation.url, step)
-                interaction.result = f"plan [{node.plan_id}] started (the page did not change)"
-                planning.append(command.text)
-            else:
-                page_action = f"goto [{self.plans.prune(command.plan_id, command.argument).url}]"
-        for command in commands:
-            if command.kind == "note":
-                self.plans.note(command.argument, step)
-                self.last_note = command.argument
-                interaction.result = interaction.result or "noted (the page did not change)"
-                planning.append(command.text)
-        page = [c for c in commands if c.touches_page and c.kind != "prune"]
-        if page_action is None and any(c.kind == "go_home" for c in page):
-            page_action = f"goto [{self._home_url()}]"
-        if page_action is None and page:
-            page_action = page[0].text
-        if page_action is not None:
-            interaction.result = None  # learnt from the environment
-        return page_action
+        actions = list(reading.page)
+        if reading.plan is not None:
+            kind, plan_id, text = reading.plan
+            planning.append(reading.plan_text)
+            if kind == "branch":
+                node = self.plans.branch(plan_id, text, self.last_observation.url, step)
+                interaction.done_here.append(f"plan [{node.plan_id}] started")
+            else:  # the browser goes back to the plan's page; nothing else of the ACTION touches it
+                actions = [f"goto [{self.plans.prune(plan_id, text).url}]"]
+        for note in reading.notes:
+            self.plans.note(note, step)
+            self.last_note = note
+            interaction.done_here.append("noted")
+            planning.append(f"note [{note}]")
+        if reading.page_error:
+            raise ActionParseError(reading.page_error)
+        return [f"goto [{self._home_url()}]" if action == "go_home" else action for action in actions]
 
     def _home_url(self) -> str:
         """The page that lists the sites (WebArena's homepage, $HOMEPAGE)."""
@@ -247,7 +299,12 @@ class AgentOccamAgent(ModelPolicy):
         if not options.refine:
             return unrefined_page(observation.tree_text, options.unrefined_max_lines, budget)
         return refine_tree(
-            observation.tree_text, options.observation_max_lines, budget, options.drop_identical_neighbours
+            observation.tree_text,
+            options.observation_max_lines,
+            budget,
+            options.drop_identical_neighbours,
+            options.root_line,
+            options.states,
         )
 
     def messages(
@@ -381,7 +438,7 @@ class AgentOccamAgent(ModelPolicy):
         sections: dict[str, str],
         planning: list[str],
         images: int,
-        action: str | None = None,
+        actions: list[str] | None = None,
         error: str | None = None,
         memory_only: bool = False,
     ) -> PolicyStep:
@@ -402,7 +459,7 @@ class AgentOccamAgent(ModelPolicy):
             return PolicyStep(replies[-1], info, error)
         if memory_only:
             return PolicyStep(sections.get("ACTION", "") or replies[-1], info, memory_only=True)
-        return PolicyStep(f"```\n{action}\n```", info)
+        return PolicyStep("```\n" + "\n".join(actions or []) + "\n```", info)
 
     def _screenshot_parts(self, observation: Observation | None) -> list[dict[str, Any]]:
         if observation is None or observation.screenshot is None or not self.settings.agent.use_screenshot:
@@ -414,11 +471,30 @@ class AgentOccamAgent(ModelPolicy):
         return len(steps) if steps is not None else 0
 
     def _learn_outcomes(self) -> None:
+        """Each past step's RESULT: what the policy did itself, then how each page action went."""
         steps = getattr(getattr(self.env, "record", None), "steps", None) or []
         for item in self.interactions:
             if item.result is None and item.env_step is not None and item.env_step < len(steps):
                 step = steps[item.env_step]
-                item.result = "done" if step.ok else f"failed: {step.error}"
+                commands = getattr(step, "commands", None) or []
+                if commands:
+                    page = [f"`{c['action']}` " + ("done" if c["ok"] else f"failed: {c['error']}") for c in commands]
+                else:
+                    page = ["done" if step.ok else f"failed: {step.error}"]
+                item.result = "; ".join([*item.done_here, *page])
+
+
+@dataclass
+class _Reading:
+    """What a valid ACTION asks for."""
+
+    plan: tuple[str, int, str] | None  # (branch or prune, plan id, intent or reason), applied first
+    plan_text: str  # the plan command as written, for the step's record
+    notes: list[str]
+    page: list[str]  # page actions in order, canonical texts; "go_home" for the site list
+    repeats_note: bool  # it writes the last note again: asked again
+    plan_error: str = ""  # a plan command that does not fit its syntax: the step is spent
+    page_error: str = ""  # a page command that does not fit its pattern: none runs, the step is spent
 
 
 @dataclass
@@ -427,8 +503,16 @@ class _Asked:
 
     sections: dict[str, str]
     images: int
-    commands: list[Command]
+    reading: _Reading | None
     error: str | None = None
+
+
+# The values of the agentoccam settings that name a behaviour.
+_CHOICES = {
+    "parser": ("original", "strict"),
+    "stop_answer": ("original", "bracketed"),
+    "states": ("original", "compact"),
+}
 
 
 def build_agentoccam_policy(settings: Settings, args: argparse.Namespace) -> AgentOccamAgent:

@@ -1,4 +1,5 @@
-"""AgentOccam's reduced action space and how each command reaches the environment.
+"""AgentOccam's reduced action space, read strictly (`agentoccam.parser: strict`, ours), and how each
+command reaches the environment (`original.py` reads an ACTION as AgentOccam's code does).
 
 Page commands (click, type, go_back, stop, and scroll when enabled) are the
 environment's own actions (`evaluation.actions`). The others never touch the page
@@ -11,7 +12,8 @@ through the environment's action list; the policy carries them out itself:
 
 An ACTION may hold several commands, each starting a line (`note [..]` then
 `click [..]`), as AgentOccam allows; a line that starts no command continues the one
-before (a note over two lines, or a remark after a click).
+before (a note over two lines, or a remark after a click). Every page command runs,
+in order, in one step.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agent.base.agentoccam import original
 from evaluation.actions import ActionKind, ActionParseError, format_action, parse_action
 
 PAGE_COMMANDS = ("click", "type", "go_back", "stop", "scroll")
@@ -34,8 +37,6 @@ _ANY_COMMAND = re.compile(
 _NOTE = re.compile(r"note\s*\[(.*)\]\s*$", re.I | re.S)
 _PLAN = re.compile(r"(branch|prune)\s*\[\s*(\d+)\s*\]\s*\[(.*)\]\s*$", re.I | re.S)
 _SCROLL_WITH_REASON = re.compile(r"(scroll\s*\[\s*(?:up|down)\s*\])\s*\[.*\]\s*$", re.I | re.S)
-# AgentOccam's stop: the answer runs to the last closing bracket; text after it is ignored.
-_STOP = re.compile(r"stop\s*\[(.*)\]", re.I | re.S)
 _KEYWORD = re.compile(r"\s*([a-z_]+)", re.I)
 
 
@@ -68,15 +69,16 @@ def split_commands(text: str) -> list[str]:
     return [text[start:end].strip() for start, end in zip(starts, starts[1:] + [len(text)])]
 
 
-def parse_commands(text: str, allowed: list[str]) -> list[Command]:
-    """Every command in an ACTION section; ActionParseError (with a one-line reason) at the first bad one."""
+def parse_commands(text: str, allowed: list[str], stop_answer: str = "bracketed") -> list[Command]:
+    """Every command in an ACTION section; ActionParseError (with a one-line reason) at the first bad one.
+    `stop_answer` is how a stop's answer is read (`agentoccam.stop_answer`)."""
     parts = split_commands(text)
     if not parts:
         raise ActionParseError("the ACTION section holds no command")
-    return [parse_command(part, allowed) for part in parts]
+    return [parse_command(part, allowed, stop_answer) for part in parts]
 
 
-def parse_command(text: str, allowed: list[str]) -> Command:
+def parse_command(text: str, allowed: list[str], stop_answer: str = "bracketed") -> Command:
     """One command; ActionParseError (with a one-line reason) when it is not one of `allowed`."""
     text = text.strip().strip("`").strip()
     keyword_match = _KEYWORD.match(text)
@@ -99,8 +101,7 @@ def parse_command(text: str, allowed: list[str]) -> Command:
     if keyword == "go_home":
         return Command("go_home", "go_home")
     if keyword == "stop":
-        match = _STOP.match(text)
-        answer = match[1].strip() if match else ""
+        answer = original.stop_answer(text, stop_answer)
         return Command("stop", f"stop [{answer}]", answer)
     scroll = _SCROLL_WITH_REASON.match(text)
     command = scroll[1] if scroll else text

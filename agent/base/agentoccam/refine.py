@@ -18,6 +18,10 @@ AgentOccam's pruning does (its `obs_opt.prune_tree`), in our code:
   `link [id] 'name'`, and a lone heading that only wraps a same-named link as the link;
 - shows ids on every role but AgentOccam's non-interactive ones (texts, headings,
   lists, tables and their parts, landmarks `main`/`contentinfo`, description lists);
+- heads the tree with the root line `RootWebArea 'page title'` (`root_line`, as AgentOccam);
+- shows states as AgentOccam does (`states="original"`: every state the environment's
+  WebArena-style tree reports, false ones too, `[required: False]`, no field value) or ours
+  (`"compact"`: the environment's own short list, with a field's value);
 - keeps the first `max_lines` lines (AgentOccam: 1,000) within `token_budget` tokens.
 
     page = refine_tree(observation.tree_text, max_lines=1000, token_budget=12000)
@@ -58,6 +62,9 @@ _DECORATIVE_ROLES = frozenset({"separator", "presentation", "none", "Canvas", "g
 _DROPPED_PROPERTIES = frozenset(
     {"focused", "expanded", "autocomplete", "hasPopup", "orientation", "controls", "multiselectable"}
 )
+# Also gone with AgentOccam's states: a field's value (WebArena's tree never shows it) and the `url` newer
+# Chromium reports on the root and links (the trees AgentOccam's code shows carry none).
+_ORIGINAL_DROPPED = _DROPPED_PROPERTIES | {"value", "url"}
 _CELL_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader", "LayoutTableCell"})
 _ROW_ROLES = frozenset({"row", "LayoutTableRow"})
 _TERM_ROLES = frozenset({"DescriptionListTerm", "term"})
@@ -89,6 +96,7 @@ class RefinedPage:
     truncated: bool = False
     plain: str = ""  # the refined tree without ids: what "the page did not change" compares
     roots: list[_Node] = field(default_factory=list, repr=False)
+    root_line: bool = False  # the root line `RootWebArea 'title'` is shown
 
     def highlight(self, ids: list[str]) -> str | None:
         """The highlighted elements with their ancestors, descendants and named siblings, without ids
@@ -109,7 +117,7 @@ class RefinedPage:
             return None
         lines: list[str] = []
         for root in self.roots:
-            _render(root, 0, lines, {}, with_ids=False, only=chosen)
+            _render(root, 0, lines, {}, with_ids=False, only=chosen, root_line=self.root_line)
         return "\n".join(lines) or None
 
     def _find(self, node_id: str) -> _Node | None:
@@ -121,22 +129,29 @@ class RefinedPage:
 
 
 def refine_tree(
-    tree_text: str, max_lines: int = 1000, token_budget: int | None = None, drop_identical_neighbours: bool = True
+    tree_text: str,
+    max_lines: int = 1000,
+    token_budget: int | None = None,
+    drop_identical_neighbours: bool = True,
+    root_line: bool = True,
+    states: str = "original",
 ) -> RefinedPage:
-    roots = _parse(tree_text)
+    roots = _parse(tree_text, states)
     for root in roots:
         _refine(root, drop_identical_neighbours)
     lines: list[str] = []
     line_of: dict[str, str] = {}
     for root in roots:
-        _render(root, 0, lines, line_of)
+        _render(root, 0, lines, line_of, root_line=root_line)
     plain: list[str] = []
     for root in roots:
-        _render(root, 0, plain, {}, with_ids=False)
+        _render(root, 0, plain, {}, with_ids=False, root_line=root_line)
     text, cut = _cut(lines, max_lines, token_budget)
     shown = {i: line for i, line in line_of.items() if f"[{i}]" in text}
     # Ids inside names (folded options, table cells) go too: a reload renumbers them, the page is the same.
-    return RefinedPage(text, set(shown), shown, cut, re.sub(r" ?\[\d+\]", "", "\n".join(plain)), roots)
+    return RefinedPage(
+        text, set(shown), shown, cut, re.sub(r" ?\[\d+\]", "", "\n".join(plain)), roots, root_line
+    )
 
 
 def unrefined_page(tree_text: str, max_lines: int = 500, token_budget: int | None = None) -> RefinedPage:
@@ -159,7 +174,7 @@ def _cut(lines: list[str], max_lines: int, token_budget: int | None) -> tuple[st
 # ---- parsing the environment's tree text ----
 
 
-def _parse(tree_text: str) -> list[_Node]:
+def _parse(tree_text: str, states: str = "compact") -> list[_Node]:
     roots: list[_Node] = []
     stack: list[tuple[int, _Node]] = []
     for raw in tree_text.splitlines():
@@ -171,20 +186,34 @@ def _parse(tree_text: str) -> list[_Node]:
             node = _Node("", "text", raw.strip(), [])
         else:
             node_id, role, quoted, rest = match.groups()
-            node = _Node(node_id, role, _clean(ast.literal_eval(quoted)), _properties(rest))
+            node = _Node(node_id, role, _clean(ast.literal_eval(quoted)), _properties(rest, states))
         while stack and stack[-1][0] >= depth:
             stack.pop()
         if stack:
             node.parent = stack[-1][1]
             node.parent.children.append(node)
+            if states == "original" and node.parent.role in _ROW_ROLES:  # as AgentOccam: no `required: False` in rows
+                node.properties = [p for p in node.properties if p != "required: False"]
         else:
             roots.append(node)
         stack.append((depth, node))
     return roots
 
 
-def _properties(rest: str) -> list[str]:
-    return [f"{key}: {value}" for key, value in _PROPERTY.findall(rest) if key not in _DROPPED_PROPERTIES]
+def _properties(rest: str, states: str = "compact") -> list[str]:
+    if states != "original":
+        return [f"{key}: {value}" for key, value in _PROPERTY.findall(rest) if key not in _DROPPED_PROPERTIES]
+    # AgentOccam prints a state's value as it is: `[checked: false]`, `[valuetext: 3 of 5]`.
+    return [f"{key}: {_unquoted(value)}" for key, value in _PROPERTY.findall(rest) if key not in _ORIGINAL_DROPPED]
+
+
+def _unquoted(value: str) -> str:
+    if value[:1] in ("'", '"'):
+        try:
+            return str(ast.literal_eval(value))
+        except (ValueError, SyntaxError):
+            return value
+    return value
 
 
 def _clean(name: str) -> str:
@@ -356,8 +385,10 @@ def _render(
     line_of: dict[str, str],
     with_ids: bool = True,
     only: set[int] | None = None,
+    root_line: bool = False,
 ) -> None:
-    """Append the node's lines; `only`: the ids (Python's) of the nodes to show, their order kept."""
+    """Append the node's lines; `only`: the ids (Python's) of the nodes to show, their order kept;
+    `root_line`: the root `RootWebArea` has a line of its own, its children one level in."""
     if not node.kept:
         return
     shown = only is None or id(node) in only
@@ -367,7 +398,7 @@ def _render(
             line_of[cell_line[1]] = f"{cell_line[0]} [{cell_line[1]}] {cell_line[2]}"
         line_of.setdefault(node.node_id, node.name.split("\n")[0])
         return
-    skip_self = node.role == "RootWebArea" or not shown
+    skip_self = (node.role == "RootWebArea" and not root_line) or not shown
     if not skip_self:
         line = _line(node, with_ids)
         lines.append("\t" * depth + line)
@@ -376,4 +407,4 @@ def _render(
         for option_id, option_line in node.folded:
             line_of[option_id] = option_line
     for child in node.children:
-        _render(child, depth if skip_self else depth + 1, lines, line_of, with_ids, only)
+        _render(child, depth if skip_self else depth + 1, lines, line_of, with_ids, only, root_line)

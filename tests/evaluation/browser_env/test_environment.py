@@ -177,7 +177,8 @@ def test_impossible_actions_are_failed_steps_with_reasons(make_env, controls) ->
     assert unparseable.observation is gone.observation  # a no-op step leaves the page alone
 
 
-def test_three_unparseable_replies_in_a_row_end_the_episode(make_env, controls) -> None:
+def test_three_unparseable_replies_in_a_row_end_the_episode(make_env, env_settings, controls) -> None:
+    env_settings.agent.early_stop = "consecutive"  # ours; the default (AgentOccam's runner) has no such rule
     env = make_env()
     env.reset(controls)
     assert not env.step("hmm").done
@@ -190,12 +191,43 @@ def test_three_unparseable_replies_in_a_row_end_the_episode(make_env, controls) 
     assert env.answer is None
 
 
-def test_the_same_action_five_times_ends_the_episode(make_env, controls) -> None:
+def test_the_same_action_five_times_ends_the_episode(make_env, env_settings, controls) -> None:
+    env_settings.agent.early_stop = "consecutive"
     env = make_env()
     env.reset(controls)
     results = [env.step("```scroll [down]```") for _ in range(5)]
     assert [result.done for result in results] == [False, False, False, False, True]
     assert results[-1].stop_reason == "repeated_action"
+
+
+def test_without_early_stop_only_the_step_limit_ends_the_episode(make_env, env_settings, controls) -> None:
+    """The method's preset (`agent.early_stop: none`, as AgentOccam's runner): repeats and unparseable replies go on."""
+    from settings import load_settings
+
+    env_settings.agent.early_stop = load_settings(harness="method").agent.early_stop
+    env_settings.agent.max_steps = 8
+    env = make_env()
+    env.reset(controls)
+    results = [env.step("```scroll [down]```") for _ in range(6)] + [env.step("hmm") for _ in range(2)]
+    assert [result.done for result in results] == [False] * 7 + [True]
+    assert results[-1].stop_reason == "max_steps"
+
+
+def test_several_actions_in_one_step_run_in_order_and_a_stop_ends_there(make_env, controls) -> None:
+    env = make_env()
+    env.several_actions = True  # AgentOccam's policy turns it on: every command of its ACTION runs
+    observation = env.reset(controls)
+    query = find_id(observation, "textbox", "Search terms")
+    block = f"```\nclear [{query}]\ntype [{query}] [kettle] [0]\nclick [424242]\nstop [done]\nclick [{query}]\n```"
+    result = env.step(block)
+    record = env.record.steps[-1]
+    assert [command["action"] for command in record.commands] == [
+        f"clear [{query}]", f"type [{query}] [kettle] [0]", "click [424242]", "stop [done]"
+    ]  # in order, past the failed click; the click after the stop never runs
+    assert [command["ok"] for command in record.commands] == [True, True, False, True]
+    assert result.done and result.answer == "done" and not result.ok and "`click [424242]`" in result.error
+    assert _field_value(env, "field-query") == "kettle"
+    assert len(env.record.steps) == 1  # one step
 
 
 def test_the_step_budget_ends_the_episode(make_env, env_settings, controls) -> None:
