@@ -81,7 +81,12 @@ class RunSpec:
 # The run conditions a harness preset changes (`--harness videowa`): a run under other conditions is another run.
 _HARNESS_FIELDS = {
     "browser": ("viewport_width", "viewport_height", "wait_after_action_s", "program_html_wait_s"),
-    "agent": ("observation_format", "early_stop", "history_length", "set_of_marks", "action_parser"),
+    "agent": (
+        "observation_format", "early_stop", "history_length", "set_of_marks", "action_parser", "som_labels",
+        "observe_after_unparseable", "no_video_max_tokens", "use_screenshot",
+    ),
+    "agentoccam": ("parser", "stop_answer", "states", "root_line", "observation_token_budget"),
+    "video_context": ("intermediate_prompt", "intermediate_answer"),
 }
 
 

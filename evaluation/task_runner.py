@@ -265,6 +265,9 @@ def _usage_totals(policy: Any) -> dict[str, Any]:
 
 
 def _action_text(step) -> str:
+    commands = getattr(step, "commands", None)
+    if commands and len(commands) > 1:  # an ACTION of several commands (AgentOccam): each, in order
+        return "\n".join(command["action"] for command in commands)
     if step.action:
         try:
             return format_action(Action.from_dict(step.action))
