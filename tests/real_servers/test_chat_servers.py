@@ -98,3 +98,22 @@ def test_models_check_names_a_model_the_server_does_not_serve(chat_server, setti
     assert check.level == FAIL
     (finding,) = check.findings
     assert "does not serve 'smollm2'" in finding.text and chat_server.model in finding.text
+
+
+@pytest.mark.parametrize("chat_server", SERVERS, indirect=True)
+def test_drawn_samples_carry_seeds_the_server_takes_and_a_resume_replays_them(chat_server, settings):
+    """At temperature 1.0 the same prompt twice is two calls (each with its own seed, which both servers accept);
+    a second client in the same sample scope (a resumed task) replays both from the cache."""
+    from model_access.sampling import sampling_scope
+
+    point(settings, "policy", chat_server, max_tokens=8)
+    settings.models.policy.temperature = 1.0
+    prompt = [user_message("Name a fruit.")]
+    with ModelClient(settings) as client, sampling_scope("task-1", sample=1):
+        first = [client.chat("policy", prompt, stage="policy") for _ in range(2)]
+    assert [r.cached for r in first] == [False, False] and all(r.text.strip() for r in first)
+    assert client.ledger.usage().failures == 0
+    with ModelClient(settings) as client, sampling_scope("task-1", sample=1):
+        again = [client.chat("policy", prompt, stage="policy") for _ in range(2)]
+    assert [r.cached for r in again] == [True, True]
+    assert [r.text for r in again] == [r.text for r in first]
