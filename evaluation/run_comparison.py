@@ -86,25 +86,29 @@ def rate_table(summaries: list[dict[str, Any]], *, intermediate: bool = False) -
     return text_columns(lines) if len(lines) > 1 else ""
 
 
-def differing_tasks(outcomes_per_run: list[dict[str, str]]) -> list[str]:
+def differing_tasks(outcomes_per_run: list[dict[str, tuple[str, Any]]]) -> list[str]:
     """Tasks present in every run whose outcome is not the same in all of them: "key: o1 | o2 | ..."."""
     common = [key for key in outcomes_per_run[0] if all(key in run for run in outcomes_per_run[1:])]
     return [
-        f"{key}: " + " | ".join(run[key] for run in outcomes_per_run)
+        f"{key}: " + " | ".join(run[key][0] for run in outcomes_per_run)
         for key in sorted(common, key=natural_key)
-        if len({run[key] for run in outcomes_per_run}) > 1
+        if len({run[key][1] for run in outcomes_per_run}) > 1
     ]
 
 
-def task_outcomes(samples: list[list[dict[str, Any]]]) -> dict[str, str]:
-    """Task key -> its status (one sample) or "k/n passed" over the samples that hold it."""
-    if len(samples) == 1:
-        return {record["task_key"]: record.get("status", "error") for record in samples[0]}
+def task_outcomes(samples: list[list[dict[str, Any]]]) -> dict[str, tuple[str, Any]]:
+    """Task key -> (what to show, what to compare): its status with one sample, "k/n passed" over several;
+    compared as the pass frequency when every sample scored it (so "2/2 passed" equals "passed")."""
     statuses: dict[str, list[str]] = {}
     for records in samples:
         for record in records:
             statuses.setdefault(record["task_key"], []).append(record.get("status", "error"))
-    return {key: f"{found.count('passed')}/{len(found)} passed" for key, found in statuses.items()}
+    outcomes = {}
+    for key, found in statuses.items():
+        shown = found[0] if len(samples) == 1 else f"{found.count('passed')}/{len(found)} passed"
+        scored = all(status in ("passed", "failed") for status in found)
+        outcomes[key] = (shown, found.count("passed") / len(found) if scored else tuple(sorted(found)))
+    return outcomes
 
 
 def only_in_some(task_keys_per_run: list[set[str]]) -> int:
