@@ -12,17 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.comparison import Comparison, first_sample_record, flipped_tasks
-from evaluation.comparison_text import cost_table, errored_lines, pair_text, samples_text
-from evaluation.report import (
-    _css,
-    _environment,
-    demonstration_html,
-    episode_steps,
-    render_value,
-)
+from evaluation.comparison_text import COST_HEADER, cost_rows, errored_lines, pair_text, samples_text
+from evaluation.report import css, demonstration_html, environment, episode_steps, render_value
 from evaluation.report_charts import cost_chart, success_chart
 from evaluation.run_comparison import rate_table
 from evaluation.run_costs import shown
+from evaluation.run_groups import ERRORS_NOTE
 from evaluation.run_records import INDEX_FILE, TASK_PAGE, natural_key, read_json, task_folder
 from evaluation.tidy_export import write_tidy
 
@@ -88,8 +83,8 @@ def write_flip_page(comparison: Comparison, index: int, task_key: str, how: str,
         for i in range(max(len(left["steps"]), len(right["steps"])))
     ]
     record = right["record"] or left["record"] or {}
-    page = _environment().get_template("flipped_task.html").render(
-        css=_css(), task_key=task_key, how=how, index=index + 1, intent=record.get("intent", ""),
+    page = environment().get_template("flipped_task.html").render(
+        css=css(), task_key=task_key, how=how, index=index + 1, intent=record.get("intent", ""),
         left=left, right=right, rows=rows, back=_link(folder.parent / REPORT_PAGE, folder),
     )  # fmt: skip
     path = folder / flip_page_name(index + 1, task_key)
@@ -141,11 +136,13 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
         for result in comparison.results
     ]
     pairs = [pair_text(index, pair, comparison.confidence) for index, pair in enumerate(comparison.pairs, start=2)]
-    page = _environment().get_template("comparison.html").render(
-        css=_css(), runs=runs, success_chart=success_chart(comparison), cost_chart=cost_chart(comparison),
+    costs, notes = cost_rows(comparison)
+    page = environment().get_template("comparison.html").render(
+        css=css(), runs=runs, success_chart=success_chart(comparison), cost_chart=cost_chart(comparison),
         rates=rate_table([result.pooled for result in comparison.results]), errored=errored_lines(comparison),
-        samples=samples_text(comparison), pairs=pairs, costs=cost_table(comparison), flips=flips,
-        tasks=_task_table(comparison),
+        samples=samples_text(comparison), pairs=pairs, cost_header=COST_HEADER, cost_rows=costs,
+        cost_notes=notes, flips=flips,
+        tasks=_task_table(comparison), errors_note=f"{ERRORS_NOTE[comparison.errors]} (--errors {comparison.errors})",
     )  # fmt: skip
     index_path = folder / REPORT_PAGE
     index_path.write_text(page, encoding="utf-8")

@@ -36,7 +36,7 @@ def header(comparison: Comparison) -> str:
 
 def errored_lines(comparison: Comparison) -> str:
     """Every errored task of every run, with the rule the rates above used for them."""
-    lines = [f"errored tasks ({ERRORS_NOTE[comparison.errors]}; --errors {comparison.errors}):"]
+    lines = [f"errored tasks, {ERRORS_NOTE[comparison.errors]} (--errors {comparison.errors}):"]
     for index, result in enumerate(comparison.results, start=1):
         many = len(result.configuration.samples) > 1
         names = [f"{key} ({reason}{f', sample {number}' if many else ''})" for number, key, reason in result.errored]
@@ -79,29 +79,35 @@ def pair_text(index: int, pair: PairedComparison, confidence: float) -> str:
     return "\n".join(lines)
 
 
-def cost_table(comparison: Comparison) -> str:
-    lines = [[
-        "run", "sample", "tasks", "passed", "prompt tok", "cached tok", "output tok", "calls", "from disk", "shared",
-        "model s", "browser s", "task s", "cost $", "passed/$", "passed/hour",
-    ]]  # fmt: skip
-    notes: set[str] = set()
+COST_HEADER = [
+    "run", "sample", "tasks", "passed", "prompt tok", "cached tok", "output tok", "calls", "from disk", "shared",
+    "model s", "browser s", "task s", "cost $", "passed/$", "passed/hour",
+]  # fmt: skip
+
+
+def cost_rows(comparison: Comparison) -> tuple[list[list[str]], list[str]]:
+    """One row of cells per (run, sample) under COST_HEADER, and the notes saying why cells are n/a or shared."""
+    rows, notes = [], set()
     for index, result in enumerate(comparison.results, start=1):
         for sample, summary, cost in zip(result.configuration.samples, result.summaries, result.run_costs):
             passed = next(row for row in summary["rows"] if row["group"] == "all")["passed"]
-            lines.append([
+            rows.append([
                 f"run {index}", str(sample.number), str(summary["tasks"]), str(passed), shown(cost["prompt_tokens"]),
                 shown(cost["cached_prompt_tokens"]), shown(cost["completion_tokens"]), shown(cost["model_calls"]),
                 shown(cost["cache_hits"]), shown(cost["shared_cache_hits"]), shown(cost["model_s"], 1),
                 shown(cost["browser_s"], 1), shown(cost["task_s"], 1), shown(cost["cost_usd"], 4),
                 shown(cost["passed_per_dollar"], 1), shown(cost["passed_per_hour"], 1),
             ])  # fmt: skip
-            notes.update(cost["notes"])
-    text = "cost per run (tokens the servers reported; n/a: unknown, never 0):\n" + text_columns(lines)
+            notes.update(f"n/a because: {note}" for note in cost["notes"])
     if any(cost["shared_cache_hits"] for result in comparison.results for cost in result.run_costs):
-        text += "\nshared: calls served from another sample's cache entry, so those samples are not independent"
-    if notes:
-        text += "\n" + "\n".join(f"n/a because: {note}" for note in sorted(notes))
-    return text
+        notes.add("shared: calls served from another sample's cache entry, so those samples are not independent")
+    return rows, sorted(notes)
+
+
+def cost_table(comparison: Comparison) -> str:
+    rows, notes = cost_rows(comparison)
+    text = "cost per run (tokens the servers reported; n/a: unknown, never 0):\n" + text_columns([COST_HEADER, *rows])
+    return "\n".join([text, *notes])
 
 
 def configuration_tables(results: list[ConfigurationResult]) -> list[str]:

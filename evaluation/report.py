@@ -130,13 +130,13 @@ def demonstration_html(demonstration: dict[str, Any], folder: Path) -> str:
     )
 
 
-def _environment():
+def environment():
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
     return Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)), autoescape=select_autoescape(["html"]))
 
 
-def _css() -> str:
+def css() -> str:
     return (TEMPLATES_DIR / "report.css").read_text(encoding="utf-8")
 
 
@@ -175,9 +175,9 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
         for verdict in record.get("verdicts", []) + ([record["intermediate"]] if record.get("intermediate") else [])
     ]
     usage = {role: data for role, data in (record.get("usage") or {}).items() if data and data.get("rows")}
-    page = _environment().get_template("task_report.html").render(
+    page = environment().get_template("task_report.html").render(
         record=record,
-        css=_css(),
+        css=css(),
         verdicts=verdicts,
         steps=steps,
         start_screenshot=episode.get("start_screenshot"),
@@ -366,8 +366,8 @@ def write_run_outputs(run_dir: Path) -> dict[str, Any]:
     summary = summarize(records)
     write_json(run_dir / SUMMARY_FILE, summary)
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
-    page = _environment().get_template("run_index.html").render(
-        run_name=run_dir.name, css=_css(), table=format_table(summary), health=health, records=records
+    page = environment().get_template("run_index.html").render(
+        run_name=run_dir.name, css=css(), table=format_table(summary), health=health, records=records
     )
     (run_dir / INDEX_FILE).write_text(page, encoding="utf-8")
     return summary
@@ -409,7 +409,7 @@ def report(
     index, table = write_report_folder(comparison, out)
     (only,) = comparison.results if len(comparison.results) == 1 else (None,)
     if only is not None and len(only.summaries) == 1:
-        errors = f"errored tasks are counted with --errors {comparison.errors}: {ERRORS_NOTE[comparison.errors]}"
+        errors = f"errored tasks: {ERRORS_NOTE[comparison.errors]} (--errors {comparison.errors})"
         text = "\n\n".join([summary_text(only.summaries[0]), errors, cost_table(comparison)])
     else:
         text = comparison_text(comparison)

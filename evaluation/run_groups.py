@@ -102,7 +102,7 @@ def counted_records(records: list[dict[str, Any]], errors: str) -> list[dict[str
 
 
 ERRORS_NOTE = {
-    "recorded": "errored tasks as recorded: an error is not scored, a context overflow is scored on what was done",
-    "fail": "errored tasks count as failures",
-    "exclude": "errored tasks are left out of the rate, as VideoWA's run.py leaves out tasks that raise",
+    "recorded": "as recorded (an error is not scored, a context overflow is scored on what was done)",
+    "fail": "counted as failures",
+    "exclude": "left out of the rate, as VideoWA's run.py leaves out tasks that raise",
 }
