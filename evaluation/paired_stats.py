@@ -16,7 +16,7 @@ import numpy as np
 
 from evaluation.run_records import natural_key
 
-PAIRING_NOTE = "tasks paired by majority of samples (a tie counts as not passing); the difference uses pass frequencies"
+PAIRING_NOTE = "outcome by majority of samples, a tie not passing; the difference from pass frequencies"
 
 
 def pass_frequencies(samples: list[list[dict[str, Any]]]) -> dict[str, tuple[int, int]]:

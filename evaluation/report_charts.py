@@ -28,8 +28,11 @@ def _data_url(figure) -> str:
 
 
 def _error_bar(rate: float, interval) -> tuple[float, float]:
-    # max(0, ...): a Wilson bound at 0 or 1 can miss the rate by a rounding error, and bars must not be negative
-    return (max(0.0, rate - interval.low), max(0.0, interval.high - rate)) if interval else (0.0, 0.0)
+    # Bars stay within [0, 1] (a t interval over few samples can pass them) and are never negative (a Wilson
+    # bound at 0 or 1 can miss the rate by a rounding error).
+    if interval is None:
+        return (0.0, 0.0)
+    return max(0.0, rate - max(0.0, interval.low)), max(0.0, min(1.0, interval.high) - rate)
 
 
 def success_chart(comparison: Comparison) -> str:
@@ -39,7 +42,7 @@ def success_chart(comparison: Comparison) -> str:
     results = comparison.results
     sites = sorted({site for result in results for site in result.site_rates})
     groups = ["all", *sites]
-    figure, axes = _figure(max(5.0, 1.5 + 0.7 * len(groups) * len(results)), 3.2 + 0.25 * len(results))
+    figure, axes = _figure(min(11.0, max(5.0, 1.5 + 0.7 * len(groups) * len(results))), 3.2 + 0.25 * len(results))
     width = 0.8 / len(results)
     for index, result in enumerate(results):
         cells = [(result.mean_rate, result.interval)] + [result.site_rates.get(site, (None, None)) for site in sites]
