@@ -20,7 +20,7 @@ from evaluation.paired_stats import (
     sample_interval,
 )
 from evaluation.run_costs import Price, local_roles, role_models, run_cost, task_cost
-from evaluation.run_groups import Configuration, check_error_mode, counted_records, errored_reason
+from evaluation.run_groups import Configuration, Sample, check_error_mode, counted_records, errored_reason
 
 
 @dataclass
@@ -116,10 +116,14 @@ def flipped_tasks(comparison: Comparison) -> list[tuple[int, str, str]]:
     return flips
 
 
-def first_sample_record(result: ConfigurationResult, task_key: str) -> tuple[Path, dict[str, Any]] | None:
-    """The run folder and record of a task in the configuration's first sample that holds it."""
-    for sample, records in zip(result.configuration.samples, result.records):
-        for record in records:
-            if record["task_key"] == task_key:
-                return sample.folder, record
-    return None
+def sample_record(result: ConfigurationResult, task_key: str, passed: bool) -> tuple[Sample, dict[str, Any]] | None:
+    """A sample holding the task and its record there: the first whose outcome agrees with `passed` (the majority
+    the pairing used), else the first that holds it."""
+    found = [
+        (sample, record)
+        for sample, records in zip(result.configuration.samples, result.records)
+        for record in records
+        if record["task_key"] == task_key
+    ]
+    agreeing = [(sample, record) for sample, record in found if (record["status"] == "passed") == passed]
+    return (agreeing or found or [None])[0]

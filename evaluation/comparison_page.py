@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from evaluation.comparison import Comparison, first_sample_record, flipped_tasks
+from evaluation.comparison import Comparison, flipped_tasks, sample_record
 from evaluation.comparison_text import COST_HEADER, cost_rows, errored_lines, pair_text, samples_text
 from evaluation.report import css, demonstration_html, environment, episode_steps, render_value
 from evaluation.report_charts import cost_chart, success_chart
@@ -62,22 +62,26 @@ def _step_cells(run_dir: Path, record: dict[str, Any], page_folder: Path) -> lis
     return cells
 
 
-def _side(comparison: Comparison, index: int, task_key: str, page_folder: Path) -> dict[str, Any]:
+def _side(comparison: Comparison, index: int, task_key: str, passed: bool, page_folder: Path) -> dict[str, Any]:
     result = comparison.results[index]
-    found = first_sample_record(result, task_key)
+    found = sample_record(result, task_key, passed)
     if found is None:
         return {"title": f"run {index + 1}: {result.label}", "record": None, "steps": []}
-    run_dir, record = found
+    sample, record = found
+    run_dir = sample.folder
     page = task_folder(run_dir, task_key) / TASK_PAGE
+    several = len(result.configuration.samples) > 1
     return {
-        "title": f"run {index + 1}: {result.label}", "record": record, "steps": _step_cells(run_dir, record, page_folder),
+        "title": f"run {index + 1}: {result.label}" + (f" (sample {sample.number})" if several else ""),
+        "record": record, "steps": _step_cells(run_dir, record, page_folder),
         "task_page": _link(page, page_folder) if page.is_file() else None,
     }  # fmt: skip
 
 
 def write_flip_page(comparison: Comparison, index: int, task_key: str, how: str, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    left, right = _side(comparison, 0, task_key, folder), _side(comparison, index, task_key, folder)
+    helped = how == "helped"  # run 1 fails and run K passes; "hurt" the other way round
+    left, right = _side(comparison, 0, task_key, not helped, folder), _side(comparison, index, task_key, helped, folder)
     rows = [
         (left["steps"][i] if i < len(left["steps"]) else None, right["steps"][i] if i < len(right["steps"]) else None)
         for i in range(max(len(left["steps"]), len(right["steps"])))
