@@ -79,7 +79,10 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         help="YAML: per model name, dollars per million input / cached_input / output tokens (adds to report.prices)",
     )
     report.add_argument(
-        "--out", type=Path, metavar="DIR", help="folder for the report's pages and tasks.csv (default: <first run>/reports/<hash>)"
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="folder for the report's pages and tasks.csv (default: <first run>/reports/<hash>)",
     )
     report.set_defaults(handler=_report)
 

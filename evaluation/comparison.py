@@ -8,7 +8,6 @@ The first configuration is the reference; each other one is paired with it task 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from evaluation.paired_stats import (
@@ -103,9 +102,25 @@ def configuration_result(
 def compare(configurations: list[Configuration], settings: Any, prices: dict[str, Price]) -> Comparison:
     """`settings` is the ReportSettings (errors, bootstrap, confidence)."""
     errors = check_error_mode(settings.errors)
+    check_bootstrap(settings)
     results = [configuration_result(c, errors, prices, settings.confidence) for c in configurations]
     pairs = [compare_pair(results[0].frequencies, other.frequencies, settings) for other in results[1:]]
     return Comparison(results, pairs, errors, settings.confidence)
+
+
+BOOTSTRAP_METHODS = ("percentile", "basic", "BCa")  # scipy.stats.bootstrap's
+
+
+def check_bootstrap(settings: Any) -> None:
+    from foundation.errors import UserError
+
+    method, resamples = settings.bootstrap_method, settings.bootstrap_resamples
+    if method not in BOOTSTRAP_METHODS:
+        raise UserError(f"report.bootstrap_method is {method!r}; use one of {', '.join(BOOTSTRAP_METHODS)}")
+    if not 0 < settings.confidence < 1:
+        raise UserError(f"report.confidence is {settings.confidence}; give a level between 0 and 1, e.g. 0.95")
+    if resamples < 100:
+        raise UserError(f"report.bootstrap_resamples is {resamples}; use at least 100 (default 10000)")
 
 
 def flipped_tasks(comparison: Comparison) -> list[tuple[int, str, str]]:

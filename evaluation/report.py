@@ -347,7 +347,8 @@ def state_lines(summary: dict[str, Any]) -> str:
 def summary_text(summary: dict[str, Any]) -> str:
     """The run's tables as printed at its end and by `videodemo report`."""
     errored = summary.get("errored") or []
-    parts = [format_table(summary), f"errored tasks ({len(errored)}): {', '.join(errored) or 'none'}", state_lines(summary)]
+    errored_line = f"errored tasks ({len(errored)}): {', '.join(errored) or 'none'}"
+    parts = [format_table(summary), errored_line, state_lines(summary)]
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
     if health:
         parts.append(health)

@@ -98,7 +98,9 @@ def check_error_mode(errors: str) -> str:
 
 def counted_records(records: list[dict[str, Any]], errors: str) -> list[dict[str, Any]]:
     """Copies of the records with `status` as the report counts it (the recorded one kept as `recorded_status`)."""
-    return [{**record, "recorded_status": record.get("status"), "status": outcome(record, errors)} for record in records]
+    return [
+        {**record, "recorded_status": record.get("status"), "status": outcome(record, errors)} for record in records
+    ]
 
 
 ERRORS_NOTE = {

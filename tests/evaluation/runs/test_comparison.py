@@ -113,6 +113,10 @@ def test_errored_tasks_are_listed_and_counted_by_the_chosen_rule(tmp_path: Path,
     assert "errored tasks (2): set:3 (error), set:4 (context overflow)" in out and "--errors exclude" in out
     overall = next(line for line in out.splitlines() if line.startswith("all "))
     assert "50.0%" in overall
+    assert main(["report", str(run), "--harness", "videowa", "--out", str(tmp_path / "v")]) == 0
+    assert "--errors exclude" in capsys.readouterr().out  # the reference's rule is the videowa preset's
+    assert main(["report", str(run), "--set", "report.bootstrap_method=bca", "--out", str(tmp_path / "v")]) == 2
+    assert "use one of percentile, basic, BCa" in capsys.readouterr().err
     table = pd.read_csv(tmp_path / "r" / "tasks.csv")
     assert table.set_index("task_key").loc["set:4", ["outcome", "recorded_status", "errored", "counted"]].tolist() == [
         "error", "failed", "context overflow", False
