@@ -451,7 +451,7 @@ class ReportSettings:
     # as failures, "exclude" leaves them out of the rate (VideoWA's run.py drops tasks that raise).
     errors: str = "recorded"
     # Dollars per million tokens, per model name: {input, cached_input, output}; `--prices FILE` adds to it.
-    prices: dict = field(default_factory=dict)
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)
     # The paired bootstrap of the success-rate difference: task resamples, seed, level, scipy's method.
     bootstrap_resamples: int = 10000
     bootstrap_seed: int = 0
