@@ -10,6 +10,7 @@ from pathlib import Path
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
     from evaluation.policies import policies, run_options
+    from evaluation.run_groups import ERROR_MODES
     from model_access.cli import add_model_arguments
     from tasks.filters import KINDS
     from tasks.placeholders import KNOWN_SITES
@@ -70,7 +71,29 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     )
     report.add_argument("run_dirs", type=Path, nargs="+", metavar="DIR", help="run folders; the first is the reference")
     report.add_argument(
-        "--labels", metavar="A,B,...", help="names for the runs' columns, comma-separated (default: policy and flags)"
+        "--labels",
+        metavar="A,B,...",
+        help="names for the runs' columns, one per configuration (samples of one count once), comma-separated "
+        "(default: policy and flags)",
+    )
+    report.add_argument(
+        "--errors",
+        choices=ERROR_MODES,
+        help="errored tasks (an error, a context overflow): 'recorded' as each record has it (an error is not "
+        "scored, an overflow is scored on what was done; report.errors default), 'fail' counts them as failures, "
+        "'exclude' leaves them out of the rate as VideoWA's run.py does",
+    )
+    report.add_argument(
+        "--prices",
+        type=Path,
+        metavar="FILE",
+        help="YAML: per model name, dollars per million input / cached_input / output tokens (adds to report.prices)",
+    )
+    report.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="folder for the report's pages and tasks.csv (default: <first run>/reports/<hash>)",
     )
     report.set_defaults(handler=_report)
 
@@ -192,9 +215,10 @@ def _report(args: argparse.Namespace) -> int:
         if not (folder / "tasks").is_dir():
             raise UserError(f"{folder} is not a run folder (no tasks/ inside); pass the folder `videodemo run` printed")
     labels = [label.strip() for label in args.labels.split(",")] if args.labels else None
-    if labels is not None and len(labels) != len(args.run_dirs):
-        raise UserError(f"--labels names {len(labels)} runs but {len(args.run_dirs)} run folders were given")
-    print(report(*args.run_dirs, labels=labels))
+    settings = _settings(args).report
+    if args.errors:
+        settings.errors = args.errors
+    print(report(*args.run_dirs, labels=labels, settings=settings, prices_file=args.prices, out_dir=args.out))
     return 0
 
 

@@ -10,12 +10,13 @@ the intermediate score of factual-retention tasks (passed / scored).
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 from pathlib import Path
 from typing import Any
 
-from evaluation.run_comparison import comparison_text
+from evaluation.run_groups import errored_reason
 from evaluation.run_health import health_text, run_health
 from evaluation.run_records import (
     INDEX_FILE,
@@ -129,22 +130,18 @@ def demonstration_html(demonstration: dict[str, Any], folder: Path) -> str:
     )
 
 
-def _environment():
+def environment():
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
     return Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)), autoescape=select_autoescape(["html"]))
 
 
-def _css() -> str:
+def css() -> str:
     return (TEMPLATES_DIR / "report.css").read_text(encoding="utf-8")
 
 
-def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
-    """report.html of one task: its verdicts and every step's screenshot, action and policy info."""
-    from markupsafe import Markup
-
-    folder = Path(folder)
-    episode = read_json(folder / "episode.json") or {}
+def episode_steps(episode: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]]:
+    """(step, the demonstration it showed or None, the rest of its extra) for each step of an episode.json."""
     steps = []
     keyframes_of: dict[str, list] = {}  # a demonstration's images are saved once; later steps showing it reuse them
     for step in episode.get("steps", []):
@@ -155,6 +152,18 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
                 keyframes_of[demonstration["trajectory_id"]] = demonstration["keyframes"]
             elif demonstration["trajectory_id"] in keyframes_of:
                 demonstration = {**demonstration, "keyframes": keyframes_of[demonstration["trajectory_id"]]}
+        steps.append((step, demonstration, extra))
+    return steps
+
+
+def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
+    """report.html of one task: its verdicts and every step's screenshot, action and policy info."""
+    from markupsafe import Markup
+
+    folder = Path(folder)
+    episode = read_json(folder / "episode.json") or {}
+    steps = []
+    for step, demonstration, extra in episode_steps(episode):
         steps.append({
             **step,
             "demonstration_html": Markup(demonstration_html(demonstration, folder)) if demonstration else "",
@@ -166,9 +175,9 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
         for verdict in record.get("verdicts", []) + ([record["intermediate"]] if record.get("intermediate") else [])
     ]
     usage = {role: data for role, data in (record.get("usage") or {}).items() if data and data.get("rows")}
-    page = _environment().get_template("task_report.html").render(
+    page = environment().get_template("task_report.html").render(
         record=record,
-        css=_css(),
+        css=css(),
         verdicts=verdicts,
         steps=steps,
         start_screenshot=episode.get("start_screenshot"),
@@ -197,6 +206,8 @@ def _group_values(record: dict[str, Any], group: str) -> list[tuple[str, str, bo
     from evaluation.evaluate import EVAL_TYPES
 
     verdicts = {v["eval_type"]: v["status"] for v in record.get("verdicts", []) if v["eval_type"] in EVAL_TYPES}
+    if record.get("recorded_status", status) != status:
+        verdicts = {}  # the report's --errors rule changed the task's status: every type counts it so
     # A task that never reached its evaluators (config problems, an episode error) counts under
     # each type it lists, with the task's status.
     return [(eval_type, verdicts.get(eval_type, status), False) for eval_type in record.get("eval_types") or []]
@@ -248,6 +259,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "tasks": len(records),
         "rows": [_finish_row(row) for row in ordered],
+        "errored": [f"{r['task_key']} ({reason})" for r in records if (reason := errored_reason(r))],
         "changed_state": [r["task_key"] for r in records if (r.get("state") or {}).get("counts_changed")],
         "require_reset": [r["task_key"] for r in records if r.get("require_reset")],
         "usage": {role: ledger.to_dict() for role, ledger in ledgers.items()},
@@ -334,7 +346,9 @@ def state_lines(summary: dict[str, Any]) -> str:
 
 def summary_text(summary: dict[str, Any]) -> str:
     """The run's tables as printed at its end and by `videodemo report`."""
-    parts = [format_table(summary), state_lines(summary)]
+    errored = summary.get("errored") or []
+    errored_line = f"errored tasks ({len(errored)}): {', '.join(errored) or 'none'}"
+    parts = [format_table(summary), errored_line, state_lines(summary)]
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
     if health:
         parts.append(health)
@@ -353,8 +367,8 @@ def write_run_outputs(run_dir: Path) -> dict[str, Any]:
     summary = summarize(records)
     write_json(run_dir / SUMMARY_FILE, summary)
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
-    page = _environment().get_template("run_index.html").render(
-        run_name=run_dir.name, css=_css(), table=format_table(summary), health=health, records=records
+    page = environment().get_template("run_index.html").render(
+        run_name=run_dir.name, css=css(), table=format_table(summary), health=health, records=records
     )
     (run_dir / INDEX_FILE).write_text(page, encoding="utf-8")
     return summary
@@ -363,12 +377,41 @@ def write_run_outputs(run_dir: Path) -> dict[str, Any]:
 # ---- several runs ------------------------------------------------------------------------------
 
 
-def report(run_dir: Path, *other_dirs: Path, labels: list[str] | None = None) -> str:
-    """The text `videodemo report` prints (each run's index.html / summary.json refreshed): one run's tables,
-    or several runs side by side (evaluation/run_comparison.py)."""
-    summary = write_run_outputs(run_dir)
-    if not other_dirs:
-        return summary_text(summary)
+def default_report_dir(folders: list[Path]) -> Path:
+    """<first run>/reports/<digest of every folder given>: one folder per set of runs compared."""
+    digest = hashlib.sha1("\n".join(str(Path(f).resolve()) for f in folders).encode()).hexdigest()[:8]
+    return Path(folders[0]) / "reports" / digest
+
+
+def report(
+    run_dir: Path,
+    *other_dirs: Path,
+    labels: list[str] | None = None,
+    settings: Any = None,
+    prices_file: Path | None = None,
+    out_dir: Path | None = None,
+) -> str:
+    """The text `videodemo report` prints (each run's index.html / summary.json refreshed, the report's pages,
+    charts and tidy CSV written to `out_dir`): one run's tables, or runs side by side with paired statistics.
+    `settings` is the ReportSettings (defaults when None)."""
+    from evaluation.comparison import compare
+    from evaluation.comparison_page import write_report_folder
+    from evaluation.comparison_text import comparison_text, cost_table
+    from evaluation.run_costs import load_prices
+    from evaluation.run_groups import ERRORS_NOTE, group_configurations
+    from settings.schema import ReportSettings
+
+    settings = settings or ReportSettings()
     folders = [Path(run_dir), *map(Path, other_dirs)]
-    summaries = [summary, *(write_run_outputs(folder) for folder in other_dirs)]
-    return comparison_text(folders, summaries, [iter_records(folder) for folder in folders], labels)
+    for folder in folders:
+        write_run_outputs(folder)
+    comparison = compare(group_configurations(folders, labels), settings, load_prices(settings.prices, prices_file))
+    out = Path(out_dir) if out_dir else default_report_dir(folders)
+    index, table = write_report_folder(comparison, out)
+    (only,) = comparison.results if len(comparison.results) == 1 else (None,)
+    if only is not None and len(only.summaries) == 1:
+        errors = f"errored tasks: {ERRORS_NOTE[comparison.errors]} (--errors {comparison.errors})"
+        text = "\n\n".join([summary_text(only.summaries[0]), errors, cost_table(comparison)])
+    else:
+        text = comparison_text(comparison)
+    return f"{text}\n\nreport with charts and flipped tasks: {index}\none row per (run, sample, task): {table}"

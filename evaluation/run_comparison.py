@@ -3,7 +3,8 @@
 `videodemo report RUN_A RUN_B RUN_C ...` prints, for every group (site, kind, difficulty,
 eval type), each run's success rate with passed/scored, then the same for the
 intermediate (factual-retention) score, then the tasks whose outcome differs between
-runs. The first run is the reference: every other column carries its difference to it
+runs (assembled with the paired statistics and costs in evaluation/comparison_text.py).
+The first run is the reference: every other column carries its difference to it
 in percentage points, so the paper's table (base, + transcript, + frames, + summary,
 + method) reads as gains over the base agent.
 
@@ -13,11 +14,10 @@ by the `--labels` a user gives.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
-from evaluation.run_records import RUN_FILE, read_json
+from evaluation.run_records import RUN_FILE, natural_key, read_json
 from evaluation.text_table import text_columns
 
 # Agent ablation flags as run.json keeps them, and the command-line flag that names a non-default value.
@@ -86,48 +86,31 @@ def rate_table(summaries: list[dict[str, Any]], *, intermediate: bool = False) -
     return text_columns(lines) if len(lines) > 1 else ""
 
 
-def differing_tasks(records_per_run: list[list[dict[str, Any]]]) -> list[str]:
-    """Tasks present in every run whose status is not the same in all of them: "key: s1 | s2 | ..."."""
-    statuses = [{record["task_key"]: record.get("status", "error") for record in records} for records in records_per_run]
-    common = [key for key in statuses[0] if all(key in run for run in statuses[1:])]
+def differing_tasks(outcomes_per_run: list[dict[str, tuple[str, Any]]]) -> list[str]:
+    """Tasks present in every run whose outcome is not the same in all of them: "key: o1 | o2 | ..."."""
+    common = [key for key in outcomes_per_run[0] if all(key in run for run in outcomes_per_run[1:])]
     return [
-        f"{key}: " + " | ".join(run[key] for run in statuses)
-        for key in sorted(common, key=_natural)
-        if len({run[key] for run in statuses}) > 1
+        f"{key}: " + " | ".join(run[key][0] for run in outcomes_per_run)
+        for key in sorted(common, key=natural_key)
+        if len({run[key][1] for run in outcomes_per_run}) > 1
     ]
 
 
-def _natural(key: str) -> list[Any]:
-    """"shop:9" before "shop:10": numbers compare as numbers."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", key)]
+def task_outcomes(samples: list[list[dict[str, Any]]]) -> dict[str, tuple[str, Any]]:
+    """Task key -> (what to show, what to compare): its status with one sample, "k/n passed" over several;
+    compared as the pass frequency when every sample scored it (so "2/2 passed" equals "passed")."""
+    statuses: dict[str, list[str]] = {}
+    for records in samples:
+        for record in records:
+            statuses.setdefault(record["task_key"], []).append(record.get("status", "error"))
+    outcomes = {}
+    for key, found in statuses.items():
+        shown = found[0] if len(samples) == 1 else f"{found.count('passed')}/{len(found)} passed"
+        scored = all(status in ("passed", "failed") for status in found)
+        outcomes[key] = (shown, found.count("passed") / len(found) if scored else tuple(sorted(found)))
+    return outcomes
 
 
-def only_in_some(records_per_run: list[list[dict[str, Any]]]) -> int:
+def only_in_some(task_keys_per_run: list[set[str]]) -> int:
     """How many task keys are missing from at least one run (rates then cover different tasks)."""
-    keys = [{record["task_key"] for record in records} for records in records_per_run]
-    return len(set().union(*keys) - set.intersection(*keys))
-
-
-def comparison_text(
-    run_dirs: list[Path],
-    summaries: list[dict[str, Any]],
-    records_per_run: list[list[dict[str, Any]]],
-    labels: list[str] | None = None,
-) -> str:
-    names = labels or [run_label(folder) for folder in run_dirs]
-    header = "\n".join(
-        f"run {index}: {name}  ({folder}, {summary['tasks']} tasks)"
-        for index, (name, folder, summary) in enumerate(zip(names, run_dirs, summaries), start=1)
-    )
-    parts = [header, "success rate (passed/scored), points vs run 1:\n" + rate_table(summaries)]
-    intermediate = rate_table(summaries, intermediate=True)
-    if intermediate:
-        parts.append("intermediate score of factual-retention tasks (passed/scored), points vs run 1:\n" + intermediate)
-    missing = only_in_some(records_per_run)
-    if missing:
-        parts.append(f"note: {missing} tasks are not in every run, so the rates above cover different task sets")
-    differing = differing_tasks(records_per_run)
-    parts.append(
-        f"tasks whose outcome differs ({len(differing)}):" + ("\n  " + "\n  ".join(differing) if differing else " none")
-    )
-    return "\n\n".join(parts)
+    return len(set().union(*task_keys_per_run) - set.intersection(*task_keys_per_run))

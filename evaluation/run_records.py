@@ -32,6 +32,11 @@ TASK_PAGE = "report.html"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
+def natural_key(key: str) -> list[Any]:
+    """"shop:9" before "shop:10": numbers compare as numbers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", key)]
+
+
 def task_folder(run_dir: Path, task_key: str) -> Path:
     """`shop_tasks:3` -> <run>/tasks/shop_tasks-3 (plus a short hash when other characters had to change)."""
     name = task_key.replace(":", "-", 1)

@@ -464,6 +464,23 @@ class RunSettings:
 
 
 @dataclass
+class ReportSettings:
+    """`videodemo report`: how runs are compared (docs/agent.md, "Comparing runs")."""
+
+    # Tasks that errored (status error, or a context overflow that ended the episode): "recorded" keeps each
+    # record's own status (an error is not scored, an overflow is scored on what was done), "fail" counts them
+    # as failures, "exclude" leaves them out of the rate (VideoWA's run.py drops tasks that raise).
+    errors: str = "recorded"
+    # Dollars per million tokens, per model name: {input, cached_input, output}; `--prices FILE` adds to it.
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)
+    # The paired bootstrap of the success-rate difference: task resamples, seed, level, scipy's method.
+    bootstrap_resamples: int = 10000
+    bootstrap_seed: int = 0
+    confidence: float = 0.95
+    bootstrap_method: str = "percentile"  # BCa fails on the all-equal differences small task sets often give
+
+
+@dataclass
 class AgentOccamSettings:
     """The AgentOccam base agent (docs/agentoccam.md); defaults follow its published code and configuration."""
 
@@ -550,5 +567,6 @@ class Settings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     replay: ReplaySettings = field(default_factory=ReplaySettings)
     run: RunSettings = field(default_factory=RunSettings)
+    report: ReportSettings = field(default_factory=ReportSettings)
     agentoccam: AgentOccamSettings = field(default_factory=AgentOccamSettings)
     video_context: VideoContextSettings = field(default_factory=VideoContextSettings)
