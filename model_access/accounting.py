@@ -37,6 +37,8 @@ class Usage:
     context_overflows: int = 0  # prompts longer than the model's context (refused before or by the server)
     # Cache hits of temperature-0 calls first answered in another sample (`run.sample`): those samples share them.
     shared_cache_hits: int = 0
+    # Streams the server ended without a finish reason (each attempt; retried, never cached).
+    cut_streams: int = 0
 
     def add(self, other: "Usage") -> None:
         for f in fields(self):
@@ -111,6 +113,11 @@ class UsageLedger:
             out.append(
                 f"note: {data['totals']['shared_cache_hits']} temperature-0 call(s) were answered from another "
                 "sample's cache entry (the same request gives the same reply; those calls are not independent draws)"
+            )
+        if data["totals"].get("cut_streams"):
+            out.append(
+                f"note: {data['totals']['cut_streams']} stream(s) ended by the server without a finish reason were "
+                "retried (llama-cpp-python's server: start it with --interrupt_requests false)"
             )
         if data["totals"].get("truncated"):
             out.append(

@@ -23,7 +23,9 @@ What real servers need, done here once for every stage:
   rather than the whole reply: a slow server that keeps answering is not cut, and a
   stream we abandon is cancelled on the server, so a timed-out request may be resent
   once. Not streamed, a timeout is never resent (the server would still be busy with
-  the first copy).
+  the first copy). A stream that ends without a finish reason was cut by the server
+  (llama-cpp-python's does so when a second request arrives): a failed attempt, retried,
+  never cached, counted as `cut_streams`.
 
 Every call's finish reason, latency, retries and the prompt tokens the server served
 from its prefix cache are kept on the result and counted in the ledger (replies cut at
@@ -64,6 +66,7 @@ from model_access.retry import (
     ContextOverflow,
     ModelCallError,
     RetryPolicy,
+    StreamCut,
     call_with_retries,
     context_hint,
 )
@@ -328,6 +331,9 @@ class ModelClient:
                         response = http.chat.completions.create(
                             model=body["model"], messages=body["messages"], extra_body=fields, timeout=timeout_s
                         )
+            except StreamCut:
+                self.ledger.record(stage, role, cut_streams=1)
+                raise
             except Exception as exc:
                 self.connection_watch.attempt_failed(role, role_settings.model, role_settings.base_url, exc)
                 raise
@@ -503,6 +509,10 @@ def _read_stream(http: openai.OpenAI, body: dict, fields: dict, timeout_s: float
                     extra = getattr(delta, "model_extra", None) or {}
                     reasoning.append(str(extra.get("reasoning_content") or extra.get("reasoning") or ""))
                 finish_reason = choice.finish_reason or finish_reason
+    if finish_reason is None:
+        # The server stopped the reply part-way (and said `[DONE]`): what came is not an answer.
+        received = len("".join(text))
+        raise StreamCut(f"the stream ended after {received} characters without a finish reason")
     return _StreamedReply("".join(text), "".join(reasoning), finish_reason, model, fingerprint, usage)
 
 
