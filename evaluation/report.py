@@ -27,6 +27,7 @@ from evaluation.run_records import (
 )
 from evaluation.step_extras import IMAGE_SUFFIXES
 from evaluation.text_table import text_columns
+from model_access.accounting import tokens_text
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 STATUSES = ("passed", "failed", "unscorable", "config_error", "error")
@@ -261,6 +262,8 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
 POLICY_STAGE = "policy"
 SELECTION_PREFIX = "selection"
 _COST_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "images")
+# Summed beside them so a stage whose server reported no token counts prints "n/a" (accounting.tokens_text).
+_COUNT_FIELDS = ("cache_hits", "failures", "no_usage")
 
 
 def cost_per_step(policy_usage: dict[str, Any], steps: int) -> list[dict[str, Any]]:
@@ -269,14 +272,17 @@ def cost_per_step(policy_usage: dict[str, Any], steps: int) -> list[dict[str, An
     if not steps:
         return []
     rows: list[dict[str, Any]] = []
-    selection = dict.fromkeys(_COST_FIELDS, 0)
+    selection = dict.fromkeys(_COST_FIELDS + _COUNT_FIELDS, 0)
     for row in policy_usage.get("rows", []):
-        rows.append({"stage": row["stage"], **{name: row.get(name, 0) / steps for name in _COST_FIELDS}})
+        rows.append({"stage": row["stage"], **{name: row.get(name, 0) / steps for name in _COST_FIELDS},
+                     **{name: row.get(name, 0) for name in _COUNT_FIELDS}, "total_calls": row.get("calls", 0)})
         if row["stage"].startswith(SELECTION_PREFIX):
-            for name in _COST_FIELDS:
+            for name in _COST_FIELDS + _COUNT_FIELDS:
                 selection[name] += row.get(name, 0)
     if any(row["stage"].startswith(SELECTION_PREFIX) for row in rows):
-        rows.append({"stage": "selection (all)", **{name: value / steps for name, value in selection.items()}})
+        per_step = {name: selection[name] / steps for name in _COST_FIELDS}
+        counts = {name: selection[name] for name in _COUNT_FIELDS}
+        rows.append({"stage": "selection (all)", **per_step, **counts, "total_calls": selection["calls"]})
     order = {POLICY_STAGE: 0, "selection (all)": 1}
     return sorted(rows, key=lambda row: (order.get(row["stage"], 2), row["stage"]))
 
@@ -287,8 +293,9 @@ def cost_table(summary: dict[str, Any]) -> str:
         return ""
     lines = [["stage", "calls/step", "prompt tok/step", "compl tok/step", "images/step"]]
     for row in rows:
-        lines.append([row["stage"], f"{row['calls']:.2f}", f"{row['prompt_tokens']:.0f}",
-                      f"{row['completion_tokens']:.0f}", f"{row['images']:.2f}"])  # fmt: skip
+        counted = {**row, "calls": row.get("total_calls", 0)}  # whole calls, to tell whether any reported tokens
+        lines.append([row["stage"], f"{row['calls']:.2f}", tokens_text(counted, "prompt_tokens"),
+                      tokens_text(counted, "completion_tokens"), f"{row['images']:.2f}"])  # fmt: skip
     return f"policy model cost per step ({summary['steps']} steps):\n" + text_columns(lines)
 
 

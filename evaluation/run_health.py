@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any
 
 from evaluation.text_table import text_columns
+from model_access.accounting import tokens_unknown
 
 # The selection decision agent/method/selection.py records when a selection reply could not be read.
 UNREADABLE_SELECTION = "unreadable_reply"
@@ -24,8 +25,10 @@ COUNTS = ("unparseable_steps", "unreadable_selections", "truncated_replies", "cu
 def step_usage(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """A step's model usage from two snapshots of the policy's ledger totals, numbers rounded for reading."""
     keys = ("calls", "cache_hits", "retries", "prompt_tokens", "cached_prompt_tokens", "completion_tokens",
-            "truncated", "cut_streams", "timeouts", "context_overflows")  # fmt: skip
-    usage = {key: int(after.get(key, 0) - before.get(key, 0)) for key in keys}
+            "truncated", "cut_streams", "timeouts", "context_overflows", "failures", "no_usage")  # fmt: skip
+    usage: dict[str, Any] = {key: int(after.get(key, 0) - before.get(key, 0)) for key in keys}
+    if tokens_unknown(usage):  # the server reported no token counts for this step's calls: unknown, not 0
+        usage.update(prompt_tokens="n/a", cached_prompt_tokens="n/a", completion_tokens="n/a")
     usage = {key: value for key, value in usage.items() if value}
     latency = float(after.get("latency_s", 0.0)) - float(before.get("latency_s", 0.0))
     if latency > 0:

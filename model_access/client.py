@@ -104,6 +104,7 @@ class ChatResult:
     retries: int = 0  # attempts that failed before this answer
     cached_prompt_tokens: int = 0  # prompt tokens the server reused from its prefix cache (when it says)
     shared: bool = False  # a temperature-0 reply replayed from another sample's call
+    usage_reported: bool = True  # False: the server sent no token counts (llama-cpp-python's streams)
 
     @property
     def truncated(self) -> bool:
@@ -382,6 +383,7 @@ class ModelClient:
             latency_s=latency,
             scripted=int(result.scripted),
             truncated=int(result.truncated),
+            no_usage=int(not result.usage_reported),
         )
         if result.truncated:
             log.info("%s: the reply was cut at the length limit (finish_reason=length)", describe)
@@ -551,4 +553,5 @@ def _result_from_response(response: Any, role: str, stage: str, key: str, latenc
         reasoning=reasoning,
         key=key,
         cached_prompt_tokens=_cached_tokens(usage),
+        usage_reported=getattr(usage, "prompt_tokens", None) is not None,
     )

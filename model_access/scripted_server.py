@@ -30,6 +30,7 @@ Script file (YAML or JSON)::
       - {reply: "a reply cut short", cut: true}   # streamed: half the words, then [DONE] with no finish reason
     default: "OK"              # once the list is used up (without it, an exhausted script answers 400)
     serves: [model-a, model-b] # the names GET /v1/models lists (default: "scripted/<name>")
+    stream_usage: false        # streams carry no usage even when asked, as llama-cpp-python's (default true)
 
 A bare YAML/JSON list is a script of `replies` only. Any entry may carry `status`,
 `delay_s`, `times` and `cut` (a streamed reply stops after half its words with
@@ -116,6 +117,7 @@ class Script:
     replies: list[Entry] = field(default_factory=list)
     default: Entry | None = None
     serves: list[str] = field(default_factory=list)
+    stream_usage: bool = True  # False: `stream_options.include_usage` is ignored
 
 
 def load_script(source: Any, origin: str = "script") -> Script:
@@ -135,7 +137,7 @@ def load_script(source: Any, origin: str = "script") -> Script:
         source = {"replies": source}
     if not isinstance(source, dict):
         raise UserError(f"{origin} must be a list of replies or a mapping with rules/replies/default")
-    unknown = set(source) - {"name", "delay_s", "embedding_dim", "rules", "replies", "default", "serves"}
+    unknown = set(source) - {"name", "delay_s", "embedding_dim", "rules", "replies", "default", "serves", "stream_usage"}
     if unknown:
         raise UserError(f"{origin} has unknown keys {sorted(unknown)}; see model_access/scripted_server.py")
     for section in ("rules", "replies"):
@@ -146,6 +148,7 @@ def load_script(source: Any, origin: str = "script") -> Script:
         delay_s=float(source.get("delay_s") or 0.0),
         embedding_dim=int(source.get("embedding_dim") or 64),
         serves=[str(name) for name in source.get("serves") or []],
+        stream_usage=bool(source.get("stream_usage", True)),
     )
     for i, raw in enumerate(source.get("rules") or []):
         rule = _entry(raw, f"{origin} rule {i + 1}", _RULE_KEYS)
@@ -348,7 +351,8 @@ class _Handler(BaseHTTPRequestHandler):
             scripted.finish(entry, status, reply, label)
             cut = bool(payload.pop("_cut", False)) if isinstance(payload, dict) else False
             if status == 200 and isinstance(body, dict) and body.get("stream") and "choices" in payload:
-                include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+                asked = bool((body.get("stream_options") or {}).get("include_usage"))
+                include_usage = asked and scripted.script.stream_usage
                 self._send_stream(payload, include_usage, cut=cut)
             else:
                 self._send(status, payload)

@@ -163,6 +163,22 @@ def test_streams_cut_every_time_fail_with_the_llama_cpp_flag_named(model_setting
     assert not list((model_settings.paths.model_cache_dir / "chat").rglob("*.json"))
 
 
+def test_a_server_that_reports_no_usage_prints_n_a_not_zero(model_settings, scripted, point_role):
+    # llama-cpp-python's server ignores stream_options.include_usage: its streams carry no token counts.
+    server = scripted({"default": "click [12]", "stream_usage": False})
+    point_role(model_settings, "policy", server)
+    model_settings.models.stream = True
+    with ModelClient(model_settings) as client:
+        result = client.chat("policy", [user_message("act")], stage="policy")
+    assert _body(server)["stream_options"] == {"include_usage": True}  # asked for, as OpenAI's API defines it
+    assert result.text == "click [12]" and not result.usage_reported
+    table = client.ledger.summary_table()
+    policy_line = next(line for line in table.splitlines() if line.startswith("policy"))
+    # prompt tok, reused tok, compl tok: unknown, never 0
+    assert policy_line.split()[8:11] == ["n/a", "n/a", "n/a"]
+    assert client.ledger.usage().no_usage == 1
+
+
 def test_a_prompt_over_the_known_context_is_refused_before_sending(model_settings, scripted, point_role):
     server = scripted({"default": "ok"})
     point_role(model_settings, "llm", server)
