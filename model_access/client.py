@@ -87,6 +87,24 @@ ENDPOINT_SLOTS: Any = None
 _ROLE_OVERRIDES = ("temperature", "max_tokens", "reasoning_effort", "timeout_s")
 
 
+class CallCount:
+    """Chat calls made in this process (replayed or sent) and those waiting on a server now: a run's
+    progress line reads them while a task plays (evaluation/progress.py)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.made = 0
+        self.waiting = 0
+
+    def add(self, made: int = 0, waiting: int = 0) -> None:
+        with self._lock:
+            self.made += made
+            self.waiting += waiting
+
+
+CALLS = CallCount()
+
+
 @dataclass
 class ChatResult:
     text: str
@@ -176,10 +194,15 @@ class ModelClient:
         if use_cache:
             entry = self.cache.get(key)
             if entry is not None and isinstance(entry.get("reply"), dict):
+                CALLS.add(made=1)
                 return self._replay(entry, role, stage, key)
 
         self._check_context(role, role_settings, body, stage)
-        result = self._call_live(role, role_settings, body, timeout_s, stage, key, count_images(messages))
+        CALLS.add(made=1, waiting=1)
+        try:
+            result = self._call_live(role, role_settings, body, timeout_s, stage, key, count_images(messages))
+        finally:
+            CALLS.add(waiting=-1)
         if use_cache:
             self._store(key, result, role_settings, body, keyed_messages, drawn)
         return result
