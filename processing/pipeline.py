@@ -62,14 +62,15 @@ CHANGED_FRAMES_SETTINGS = (
 )  # fmt: skip
 
 
-def _transcript_note(data: dict[str, Any]) -> str:
+def _transcript_note(data: dict[str, Any], vtt: Path) -> str:
     if not data["source"]:
         return f"none ({data['reason']})"
     pieces, silent, dropped = data.get("pieces", 0), data.get("silent_pieces", 0), data.get("dropped", 0)
     details = [f"{pieces} piece(s) of audio"] if pieces > 1 else []
     details += [f"{silent} silent, not sent"] if silent else []
     details += [f"{dropped} segment(s) without speech dropped"] if dropped else []
-    return f"from {data['source']}" + (f" ({', '.join(details)})" if details else "")
+    # Where the timed cues are, so a reader can check them against the video.
+    return f"from {data['source']}" + (f" ({', '.join(details)})" if details else "") + f", cues in {vtt}"
 
 
 class _NotCached(Exception):
@@ -351,7 +352,7 @@ class Pipeline:
                 identity={"asr_model": asr.model if asr_on else "", "language": language,
                           "speech": dict(vars(self.settings.processing.speech)) if asr_on else {}},  # fmt: skip
                 compute=lambda: self._transcribe(state),
-                note=_transcript_note,
+                note=lambda data: _transcript_note(data, state.files.folder / VTT_NAME),
                 valid=lambda data: not data["source"] or (state.files.folder / VTT_NAME).is_file(),
             )
         except _NotCached:  # a dry run with no stored transcript: count the requests it would send

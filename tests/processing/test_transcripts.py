@@ -288,3 +288,7 @@ def test_with_the_asr_server_down_a_video_still_gets_frames_actions_and_trajecto
     finally:
         asr.stop()
     assert code == 0 and video_summary(read_summary(settings), "search_tutorial")["transcript"] == "asr"
+    # The line tells where the timed transcript is.
+    line = next(line for line in out.splitlines() if "transcript: from asr" in line)
+    vtt = Path(line.split("cues in ", 1)[1].split(",")[0])
+    assert vtt.name == VTT_NAME and "Search for headphones." in vtt.read_text()
