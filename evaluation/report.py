@@ -94,6 +94,32 @@ def _table(rows: list[dict[str, Any]], folder: Path) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
+# The usage columns a task page shows (the ledger has ~20; all of them ran off the page), in the text table's words.
+_USAGE_COLUMNS = (("calls", "calls"), ("cache_hits", "cached"), ("failures", "failed"), ("retries", "retries"),
+                  ("prompt_tokens", "prompt tok"), ("completion_tokens", "compl tok"), ("truncated", "cut"),
+                  ("latency_s", "time s"))  # fmt: skip
+
+
+def usage_table_html(usage: dict[str, Any]) -> str:
+    """A task's model usage (ledgers by who called: policy, evaluation) as one narrow table in a scrolling box;
+    tokens a server never reported read "n/a"."""
+    head = "<tr><th>calls by</th><th>stage</th><th>role</th>" + "".join(f"<th>{label}</th>" for _, label in
+                                                                         _USAGE_COLUMNS) + "</tr>"  # fmt: skip
+    body = []
+    for who, ledger in usage.items():
+        for row in ledger.get("rows", []):
+            cells = [who, row.get("stage", ""), row.get("role", "")]
+            for name, _ in _USAGE_COLUMNS:
+                if name in ("prompt_tokens", "completion_tokens"):
+                    cells.append(tokens_text(row, name))
+                elif name == "latency_s":
+                    cells.append(f"{float(row.get(name, 0.0)):.1f}")
+                else:
+                    cells.append(str(row.get(name, 0)))
+            body.append("<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in cells) + "</tr>")
+    return f'<div class="wide"><table class="usage">{head}{"".join(body)}</table></div>'
+
+
 def _image_source(value: str, folder: Path) -> str | None:
     if value.startswith("data:image/"):
         return value
@@ -176,7 +202,7 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
         start_urls=episode.get("start_urls", []),
         timings=", ".join(f"{key} {value:.1f}s" for key, value in (record.get("timings") or {}).items()),
         state_html=Markup(render_value(record["state"], folder)) if record.get("state") else "",
-        usage_html=Markup(render_value(usage, folder)) if usage else "",
+        usage_html=Markup(usage_table_html(usage)) if usage else "",
         policy_html=Markup(render_value(record["policy_info"], folder)) if record.get("policy_info") else "",
         health_html=Markup(render_value(record["model_health"], folder)) if record.get("model_health") else "",
     )
