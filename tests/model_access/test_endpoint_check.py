@@ -34,3 +34,21 @@ def test_a_server_that_refuses_the_connection_stops_the_command(model_settings):
     with ModelClient(model_settings) as client, pytest.raises(EndpointDown) as down:
         check_endpoint(client, "policy")
     assert "does not answer" in str(down.value) and "start its server" in str(down.value)
+
+
+def test_models_check_calls_a_busy_server_busy(model_settings):
+    from model_access.role_check import FAIL, check_role
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(8)
+        model_settings.models.llm.base_url = f"http://127.0.0.1:{busy.getsockname()[1]}/v1"
+        model_settings.models.llm.model = "m"
+        model_settings.models.llm.timeout_s = 1.0
+        model_settings.models.check_timeout_s = 0.3
+        with ModelClient(model_settings) as client:
+            check = check_role(client, "llm")
+    texts = [finding.text for finding in check.findings]
+    assert any("looks busy" in text and "models.check_timeout_s" in text for text in texts), texts
+    assert not any("start its server" in text for text in texts)
+    assert check.level == FAIL  # its chat reply did not come either: said as a timeout, not as a dead server
