@@ -169,7 +169,8 @@ def call_with_retries(
             if retry_number >= policy.max_retries:
                 fix = STREAM_CUT_HINT if isinstance(exc, StreamCut) else "check that the server is up and reachable"
                 raise ModelCallError(
-                    f"{describe} failed after {retry_number + 1} attempts: {summary}; {fix}, or raise models.max_retries"
+                    f"{describe} failed after {retry_number + 1} attempts: {summary}; {fix}, "
+                    "or raise models.max_retries"
                 ) from exc
             wait = policy.delay(retry_number, _retry_after_s(exc))
             log.info("%s: %s; retry %d/%d in %.2fs", describe, summary, retry_number + 1, policy.max_retries, wait)

@@ -137,7 +137,8 @@ def load_script(source: Any, origin: str = "script") -> Script:
         source = {"replies": source}
     if not isinstance(source, dict):
         raise UserError(f"{origin} must be a list of replies or a mapping with rules/replies/default")
-    unknown = set(source) - {"name", "delay_s", "embedding_dim", "rules", "replies", "default", "serves", "stream_usage"}
+    known = {"name", "delay_s", "embedding_dim", "rules", "replies", "default", "serves", "stream_usage"}
+    unknown = set(source) - known
     if unknown:
         raise UserError(f"{origin} has unknown keys {sorted(unknown)}; see model_access/scripted_server.py")
     for section in ("rules", "replies"):
@@ -594,7 +595,9 @@ def _entry(raw: Any, where: str, allowed: set[str]) -> Entry:
 
 
 def _copy(entry: Entry) -> Entry:
-    return Entry(entry.reply, entry.status, entry.delay_s, None, entry.contains, entry.regex, entry.search, cut=entry.cut)
+    return Entry(
+        entry.reply, entry.status, entry.delay_s, None, entry.contains, entry.regex, entry.search, cut=entry.cut
+    )
 
 
 @dataclass
