@@ -28,6 +28,7 @@ from evaluation.run_records import (
 )
 from evaluation.step_extras import IMAGE_SUFFIXES
 from evaluation.text_table import text_columns
+from model_access.accounting import tokens_text
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 STATUSES = ("passed", "failed", "unscorable", "config_error", "error")
@@ -92,6 +93,32 @@ def _table(rows: list[dict[str, Any]], folder: Path) -> str:
         for row in rows
     )
     return f"<table><tr>{head}</tr>{body}</table>"
+
+
+# The usage columns a task page shows (the ledger has ~20; all of them ran off the page), in the text table's words.
+_USAGE_COLUMNS = (("calls", "calls"), ("cache_hits", "cached"), ("failures", "failed"), ("retries", "retries"),
+                  ("prompt_tokens", "prompt tok"), ("completion_tokens", "compl tok"), ("truncated", "cut"),
+                  ("latency_s", "time s"))  # fmt: skip
+
+
+def usage_table_html(usage: dict[str, Any]) -> str:
+    """A task's model usage (ledgers by who called: policy, evaluation) as one narrow table in a scrolling box;
+    tokens a server never reported read "n/a"."""
+    head = "<tr><th>calls by</th><th>stage</th><th>role</th>" + "".join(f"<th>{label}</th>" for _, label in
+                                                                         _USAGE_COLUMNS) + "</tr>"  # fmt: skip
+    body = []
+    for who, ledger in usage.items():
+        for row in ledger.get("rows", []):
+            cells = [who, row.get("stage", ""), row.get("role", "")]
+            for name, _ in _USAGE_COLUMNS:
+                if name in ("prompt_tokens", "completion_tokens"):
+                    cells.append(tokens_text(row, name))
+                elif name == "latency_s":
+                    cells.append(f"{float(row.get(name, 0.0)):.1f}")
+                else:
+                    cells.append(str(row.get(name, 0)))
+            body.append("<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in cells) + "</tr>")
+    return f'<div class="wide"><table class="usage">{head}{"".join(body)}</table></div>'
 
 
 def _image_source(value: str, folder: Path) -> str | None:
@@ -184,7 +211,7 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
         start_urls=episode.get("start_urls", []),
         timings=", ".join(f"{key} {value:.1f}s" for key, value in (record.get("timings") or {}).items()),
         state_html=Markup(render_value(record["state"], folder)) if record.get("state") else "",
-        usage_html=Markup(render_value(usage, folder)) if usage else "",
+        usage_html=Markup(usage_table_html(usage)) if usage else "",
         policy_html=Markup(render_value(record["policy_info"], folder)) if record.get("policy_info") else "",
         health_html=Markup(render_value(record["model_health"], folder)) if record.get("model_health") else "",
     )
@@ -273,6 +300,8 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
 POLICY_STAGE = "policy"
 SELECTION_PREFIX = "selection"
 _COST_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "images")
+# Summed beside them so a stage whose server reported no token counts prints "n/a" (accounting.tokens_text).
+_COUNT_FIELDS = ("cache_hits", "failures", "no_usage")
 
 
 def cost_per_step(policy_usage: dict[str, Any], steps: int) -> list[dict[str, Any]]:
@@ -281,14 +310,17 @@ def cost_per_step(policy_usage: dict[str, Any], steps: int) -> list[dict[str, An
     if not steps:
         return []
     rows: list[dict[str, Any]] = []
-    selection = dict.fromkeys(_COST_FIELDS, 0)
+    selection = dict.fromkeys(_COST_FIELDS + _COUNT_FIELDS, 0)
     for row in policy_usage.get("rows", []):
-        rows.append({"stage": row["stage"], **{name: row.get(name, 0) / steps for name in _COST_FIELDS}})
+        rows.append({"stage": row["stage"], **{name: row.get(name, 0) / steps for name in _COST_FIELDS},
+                     **{name: row.get(name, 0) for name in _COUNT_FIELDS}, "total_calls": row.get("calls", 0)})
         if row["stage"].startswith(SELECTION_PREFIX):
-            for name in _COST_FIELDS:
+            for name in _COST_FIELDS + _COUNT_FIELDS:
                 selection[name] += row.get(name, 0)
     if any(row["stage"].startswith(SELECTION_PREFIX) for row in rows):
-        rows.append({"stage": "selection (all)", **{name: value / steps for name, value in selection.items()}})
+        per_step = {name: selection[name] / steps for name in _COST_FIELDS}
+        counts = {name: selection[name] for name in _COUNT_FIELDS}
+        rows.append({"stage": "selection (all)", **per_step, **counts, "total_calls": selection["calls"]})
     order = {POLICY_STAGE: 0, "selection (all)": 1}
     return sorted(rows, key=lambda row: (order.get(row["stage"], 2), row["stage"]))
 
@@ -299,8 +331,9 @@ def cost_table(summary: dict[str, Any]) -> str:
         return ""
     lines = [["stage", "calls/step", "prompt tok/step", "compl tok/step", "images/step"]]
     for row in rows:
-        lines.append([row["stage"], f"{row['calls']:.2f}", f"{row['prompt_tokens']:.0f}",
-                      f"{row['completion_tokens']:.0f}", f"{row['images']:.2f}"])  # fmt: skip
+        counted = {**row, "calls": row.get("total_calls", 0)}  # whole calls, to tell whether any reported tokens
+        lines.append([row["stage"], f"{row['calls']:.2f}", tokens_text(counted, "prompt_tokens"),
+                      tokens_text(counted, "completion_tokens"), f"{row['images']:.2f}"])  # fmt: skip
     return f"policy model cost per step ({summary['steps']} steps):\n" + text_columns(lines)
 
 

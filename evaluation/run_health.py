@@ -14,18 +14,21 @@ from collections import Counter
 from typing import Any
 
 from evaluation.text_table import text_columns
+from model_access.accounting import tokens_unknown
 
 # The selection decision agent/method/selection.py records when a selection reply could not be read.
 UNREADABLE_SELECTION = "unreadable_reply"
-COUNTS = ("unparseable_steps", "unreadable_selections", "truncated_replies", "timeouts", "context_overflows",
-          "retries")  # fmt: skip
+COUNTS = ("unparseable_steps", "unreadable_selections", "truncated_replies", "cut_streams", "timeouts",
+          "context_overflows", "retries")  # fmt: skip
 
 
 def step_usage(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """A step's model usage from two snapshots of the policy's ledger totals, numbers rounded for reading."""
     keys = ("calls", "cache_hits", "retries", "prompt_tokens", "cached_prompt_tokens", "completion_tokens",
-            "truncated", "timeouts", "context_overflows")  # fmt: skip
-    usage = {key: int(after.get(key, 0) - before.get(key, 0)) for key in keys}
+            "truncated", "cut_streams", "timeouts", "context_overflows", "failures", "no_usage")  # fmt: skip
+    usage: dict[str, Any] = {key: int(after.get(key, 0) - before.get(key, 0)) for key in keys}
+    if tokens_unknown(usage):  # the server reported no token counts for this step's calls: unknown, not 0
+        usage.update(prompt_tokens="n/a", cached_prompt_tokens="n/a", completion_tokens="n/a")
     usage = {key: value for key, value in usage.items() if value}
     latency = float(after.get("latency_s", 0.0)) - float(before.get("latency_s", 0.0))
     if latency > 0:
@@ -35,16 +38,27 @@ def step_usage(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 
 def task_health(steps: list[Any], policy_totals: dict[str, Any]) -> dict[str, int]:
     """The counts of one episode: from its steps (unreadable replies and selections) and the policy's usage."""
-    unparseable = sum(1 for step in steps if step.action is None and str(step.error or "").startswith("unparseable"))
+    unparseable = sum(1 for step in steps if has_no_readable_action(step))
     unreadable = sum(1 for step in steps if _selection_decision(step.extra) == UNREADABLE_SELECTION)
     return {
         "unparseable_steps": unparseable,
         "unreadable_selections": unreadable,
         "truncated_replies": int(policy_totals.get("truncated", 0)),
+        "cut_streams": int(policy_totals.get("cut_streams", 0)),
         "timeouts": int(policy_totals.get("timeouts", 0)),
         "context_overflows": int(policy_totals.get("context_overflows", 0)),
         "retries": int(policy_totals.get("retries", 0)),
     }
+
+
+def has_no_readable_action(step: Any) -> bool:
+    """A step whose reply gave no action to carry out: the environment could not parse it ("unparseable reply:
+    ..."), or the policy gave up reading it and said why under `unparseable` (AgentOccam's "the ACTION section
+    holds no command (N replies; ...)", a plan id not there, planning only; ReAct's unreadable reply)."""
+    if step.action is not None or not step.error:
+        return False
+    said = step.extra.get("unparseable") if isinstance(step.extra, dict) else None
+    return str(step.error).startswith("unparseable") or bool(said)
 
 
 def _selection_decision(extra: Any) -> str:
@@ -75,6 +89,7 @@ def health_text(health: dict[str, Any], steps: int) -> str:
         "unparseable_steps": "steps with no readable action",
         "unreadable_selections": "selection replies unreadable",
         "truncated_replies": "replies cut at the length limit",
+        "cut_streams": "streams cut by the server (retried)",
         "timeouts": "calls timed out",
         "context_overflows": "prompts over the context",
         "retries": "retries",

@@ -29,7 +29,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from foundation.errors import UserError
 from foundation.folder_lock import FolderLock
@@ -258,7 +258,7 @@ def _run_in_folder(spec: RunSpec, settings: Settings, tasks: list[Any], run_dir:
 
     bar = _progress_bar(len(tasks), tally, spec.progress)
     outcome = "interrupted"
-    local = _LocalRunner(spec, settings, run_dir)
+    local = _LocalRunner(spec, settings, run_dir, _task_line(bar, tally) if spec.progress else None)
     try:
         workers = max(1, min(spec.workers, len(shared)))
         from model_access.health import forget_endpoints_down
@@ -293,6 +293,11 @@ def _progress_bar(total: int, tally: Tally, enabled: bool):
     return bar
 
 
+def _task_line(bar, tally: Tally) -> Callable[[str], None]:
+    """Shows what the task in play is doing (its step, the model calls so far) after the run's counts."""
+    return lambda line: bar.set_postfix_str(f"{tally.postfix()} | {line}")
+
+
 def _advance(bar, tally: Tally, record: dict[str, Any]) -> None:
     tally.add(record)
     bar.update(1)
@@ -302,15 +307,18 @@ def _advance(bar, tally: Tally, record: dict[str, Any]) -> None:
 class _LocalRunner:
     """The TaskRunner of this process, started at its first task (a run of workers may need none)."""
 
-    def __init__(self, spec: RunSpec, settings: Settings, run_dir: Path) -> None:
+    def __init__(self, spec: RunSpec, settings: Settings, run_dir: Path, progress=None) -> None:
         self.spec, self.settings, self.run_dir = spec, settings, run_dir
+        self.progress = progress
         self.runner = None
 
     def run(self, task: Any, *, reset_first: bool) -> dict[str, Any]:
         if self.runner is None:
             from evaluation.task_runner import TaskRunner
 
-            self.runner = TaskRunner(self.settings, self.spec.policy, self.spec.policy_args, self.run_dir)
+            self.runner = TaskRunner(
+                self.settings, self.spec.policy, self.spec.policy_args, self.run_dir, progress=self.progress
+            )
         return self.runner.run(task, reset_first=reset_first)
 
     def close(self) -> None:
@@ -345,12 +353,15 @@ def _run_in_workers(tasks, spec: RunSpec, settings: Settings, run_dir: Path, wor
     args = _policy_args_for_workers(spec.policy_args)
     processes = [
         context.Process(
-            target=_worker_main, args=(settings, spec.policy, args, str(run_dir), jobs, results), daemon=True
+            target=_worker_main,
+            args=(settings, spec.policy, args, str(run_dir), jobs, results, spec.progress),
+            daemon=True,
         )
         for _ in range(workers)
     ]
     for process in processes:
         process.start()
+    in_play: dict[int, str] = {}  # worker pid -> what its task is doing, for the progress line
     try:
         remaining = len(tasks)
         while remaining:
@@ -366,6 +377,10 @@ def _run_in_workers(tasks, spec: RunSpec, settings: Settings, run_dir: Path, wor
             if kind == "record":
                 remaining -= 1
                 _advance(bar, tally, payload)
+            elif kind == "progress":
+                pid, line = payload
+                in_play[pid] = line
+                bar.set_postfix_str(f"{tally.postfix()} | " + "; ".join(in_play.values()))
             elif kind == "failed":
                 bar.write(f"a worker stopped: {payload}")
         # Every worker has its stop sentinel: let it close its browser and exit on its own, since
@@ -384,13 +399,15 @@ def _run_in_workers(tasks, spec: RunSpec, settings: Settings, run_dir: Path, wor
             channel.cancel_join_thread()
 
 
-def _worker_main(settings: Settings, policy: str, args, run_dir: str, jobs, results) -> None:
+def _worker_main(settings: Settings, policy: str, args, run_dir: str, jobs, results, progress: bool = False) -> None:
     """One worker process: its own browser and policy; takes tasks until told to stop."""
     _exit_with_parent()
     from evaluation.task_runner import TaskRunner
 
+    pid = os.getpid()
+    tell = (lambda line: results.put(("progress", (pid, line)))) if progress else None
     try:
-        runner = TaskRunner(settings, policy, args, Path(run_dir), concurrent=True)
+        runner = TaskRunner(settings, policy, args, Path(run_dir), concurrent=True, progress=tell)
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
         results.put(("failed", f"{type(exc).__name__}: {exc}"))
         return

@@ -18,12 +18,13 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from playwright.sync_api import Error as PlaywrightError
 
 from evaluation.actions import Action, format_action
 from evaluation.evaluate import CONFIG_ERROR, ERROR, TaskEvaluation, Verdict, evaluate_task
+from evaluation.progress import TaskProgress
 from evaluation.run_manifest import now
 from evaluation.run_health import step_usage, task_health
 from evaluation.run_records import EVIDENCE_FILE, RECORD_FILE, task_folder, usage_difference, write_json
@@ -44,6 +45,7 @@ class TaskRunner:
         run_dir: Path,
         *,
         concurrent: bool = False,
+        progress: Callable[[str], None] | None = None,
     ) -> None:
         from evaluation.judge import judge_from_client
         from evaluation.page_image import vqa_from_client
@@ -53,6 +55,8 @@ class TaskRunner:
         self.settings = settings
         self.run_dir = Path(run_dir)
         self.concurrent = concurrent  # other workers may change the same sites meanwhile
+        # The step and model calls of the task in play, for the run's progress line (evaluation/progress.py).
+        self.progress = TaskProgress(progress, settings.agent.max_steps) if progress is not None else None
         self.policy = build_policy(policy_name, settings, policy_args)
         self.client = ModelClient(settings)
         self.judge = judge_from_client(self.client)
@@ -78,8 +82,14 @@ class TaskRunner:
 
     def run(self, task: Any, *, reset_first: bool = False) -> dict[str, Any]:
         # Every model call of the task (policy, evaluators) belongs to this task in this run's sample.
-        with sampling_scope(task.key, sample=self.settings.run.sample):
-            return self._run(task, reset_first=reset_first)
+        if self.progress is not None:
+            self.progress.start(task.key)
+        try:
+            with sampling_scope(task.key, sample=self.settings.run.sample):
+                return self._run(task, reset_first=reset_first)
+        finally:
+            if self.progress is not None:
+                self.progress.stop()
 
     def _run(self, task: Any, *, reset_first: bool) -> dict[str, Any]:
         folder = task_folder(self.run_dir, task.key)
@@ -178,6 +188,8 @@ class TaskRunner:
             self.policy.reset(task)
             env.reset(task)
             while not env.done:
+                if self.progress is not None:
+                    self.progress.step(len(env.record.steps) + 1)
                 before = _usage_totals(self.policy)
                 try:
                     step = self.policy.act(env.observation)

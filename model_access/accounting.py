@@ -2,7 +2,8 @@
 
 Counts are kept per (stage, role). `calls` counts every call a stage made;
 `cache_hits` those replayed from disk, which send nothing and add no tokens,
-images or latency. Tokens are what the server reported. Replies that came from
+images or latency. Tokens are what the server reported; where it reported none for
+every call it answered (`no_usage`), tables print "n/a" rather than 0. Replies that came from
 the scripted test server (live or replayed from the cache) are counted in
 `scripted` and labelled as such everywhere the ledger is shown, so a scripted
 run can never pass for a model's result.
@@ -37,6 +38,10 @@ class Usage:
     context_overflows: int = 0  # prompts longer than the model's context (refused before or by the server)
     # Cache hits of temperature-0 calls first answered in another sample (`run.sample`): those samples share them.
     shared_cache_hits: int = 0
+    # Streams the server ended without a finish reason (each attempt; retried, never cached).
+    cut_streams: int = 0
+    # Answered calls whose server reported no token counts (llama-cpp-python's streams): their tokens are unknown.
+    no_usage: int = 0
 
     def add(self, other: "Usage") -> None:
         for f in fields(self):
@@ -112,6 +117,14 @@ class UsageLedger:
                 f"note: {data['totals']['shared_cache_hits']} temperature-0 call(s) were answered from another "
                 "sample's cache entry (the same request gives the same reply; those calls are not independent draws)"
             )
+        missing = data["totals"].get("no_usage", 0)
+        if missing and tokens_text(data["totals"], "prompt_tokens") != "n/a":
+            out.append(f"note: {missing} answered call(s) reported no token counts; the token columns leave them out")
+        if data["totals"].get("cut_streams"):
+            out.append(
+                f"note: {data['totals']['cut_streams']} stream(s) ended by the server without a finish reason were "
+                "retried (llama-cpp-python's server: start it with --interrupt_requests false)"
+            )
         if data["totals"].get("truncated"):
             out.append(
                 f"note: {data['totals']['truncated']} repl(ies) cut at the length limit (column 'cut'); "
@@ -139,14 +152,32 @@ def _row_cells(row: dict[str, Any]) -> list[str]:
         str(row["retries"]),
         str(row.get("timeouts", 0)),
         str(row.get("context_overflows", 0)),
-        str(row["prompt_tokens"]),
-        str(row.get("cached_prompt_tokens", 0)),
-        str(row["completion_tokens"]),
+        tokens_text(row, "prompt_tokens"),
+        tokens_text(row, "cached_prompt_tokens"),
+        tokens_text(row, "completion_tokens"),
         str(row.get("truncated", 0)),
         str(row["images"]),
         f"{row['latency_s']:.1f}",
         source,
     ]
+
+
+def live_answers(row: dict[str, Any]) -> int:
+    """Calls of a row a server answered in this run (not replayed from the cache, not failed)."""
+    return int(row.get("calls", 0)) - int(row.get("cache_hits", 0)) - int(row.get("failures", 0))
+
+
+def tokens_unknown(row: dict[str, Any]) -> bool:
+    """No call a server answered in this row reported token counts, so its token sums are unknown, not 0."""
+    live = live_answers(row)
+    return live > 0 and int(row.get("no_usage", 0)) >= live
+
+
+def tokens_text(row: dict[str, Any], name: str) -> str:
+    """A token count (or a per-step mean) of a usage row for a table: "n/a" where the server reported none."""
+    if tokens_unknown(row):
+        return "n/a"
+    return f"{row.get(name, 0):.0f}"
 
 
 def _format(cells: Iterable[str], widths: list[int]) -> str:

@@ -23,7 +23,9 @@ What real servers need, done here once for every stage:
   rather than the whole reply: a slow server that keeps answering is not cut, and a
   stream we abandon is cancelled on the server, so a timed-out request may be resent
   once. Not streamed, a timeout is never resent (the server would still be busy with
-  the first copy).
+  the first copy). A stream that ends without a finish reason was cut by the server
+  (llama-cpp-python's does so when a second request arrives): a failed attempt, retried,
+  never cached, counted as `cut_streams`.
 
 Every call's finish reason, latency, retries and the prompt tokens the server served
 from its prefix cache are kept on the result and counted in the ledger (replies cut at
@@ -64,6 +66,7 @@ from model_access.retry import (
     ContextOverflow,
     ModelCallError,
     RetryPolicy,
+    StreamCut,
     call_with_retries,
     context_hint,
 )
@@ -84,6 +87,24 @@ ENDPOINT_SLOTS: Any = None
 _ROLE_OVERRIDES = ("temperature", "max_tokens", "reasoning_effort", "timeout_s")
 
 
+class CallCount:
+    """Chat calls made in this process (replayed or sent) and those waiting on a server now: a run's
+    progress line reads them while a task plays (evaluation/progress.py)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.made = 0
+        self.waiting = 0
+
+    def add(self, made: int = 0, waiting: int = 0) -> None:
+        with self._lock:
+            self.made += made
+            self.waiting += waiting
+
+
+CALLS = CallCount()
+
+
 @dataclass
 class ChatResult:
     text: str
@@ -101,6 +122,7 @@ class ChatResult:
     retries: int = 0  # attempts that failed before this answer
     cached_prompt_tokens: int = 0  # prompt tokens the server reused from its prefix cache (when it says)
     shared: bool = False  # a temperature-0 reply replayed from another sample's call
+    usage_reported: bool = True  # False: the server sent no token counts (llama-cpp-python's streams)
 
     @property
     def truncated(self) -> bool:
@@ -172,10 +194,15 @@ class ModelClient:
         if use_cache:
             entry = self.cache.get(key)
             if entry is not None and isinstance(entry.get("reply"), dict):
+                CALLS.add(made=1)
                 return self._replay(entry, role, stage, key)
 
         self._check_context(role, role_settings, body, stage)
-        result = self._call_live(role, role_settings, body, timeout_s, stage, key, count_images(messages))
+        CALLS.add(made=1, waiting=1)
+        try:
+            result = self._call_live(role, role_settings, body, timeout_s, stage, key, count_images(messages))
+        finally:
+            CALLS.add(waiting=-1)
         if use_cache:
             self._store(key, result, role_settings, body, keyed_messages, drawn)
         return result
@@ -328,6 +355,9 @@ class ModelClient:
                         response = http.chat.completions.create(
                             model=body["model"], messages=body["messages"], extra_body=fields, timeout=timeout_s
                         )
+            except StreamCut:
+                self.ledger.record(stage, role, cut_streams=1)
+                raise
             except Exception as exc:
                 self.connection_watch.attempt_failed(role, role_settings.model, role_settings.base_url, exc)
                 raise
@@ -376,6 +406,7 @@ class ModelClient:
             latency_s=latency,
             scripted=int(result.scripted),
             truncated=int(result.truncated),
+            no_usage=int(not result.usage_reported),
         )
         if result.truncated:
             log.info("%s: the reply was cut at the length limit (finish_reason=length)", describe)
@@ -503,6 +534,10 @@ def _read_stream(http: openai.OpenAI, body: dict, fields: dict, timeout_s: float
                     extra = getattr(delta, "model_extra", None) or {}
                     reasoning.append(str(extra.get("reasoning_content") or extra.get("reasoning") or ""))
                 finish_reason = choice.finish_reason or finish_reason
+    if finish_reason is None:
+        # The server stopped the reply part-way (and said `[DONE]`): what came is not an answer.
+        received = len("".join(text))
+        raise StreamCut(f"the stream ended after {received} characters without a finish reason")
     return _StreamedReply("".join(text), "".join(reasoning), finish_reason, model, fingerprint, usage)
 
 
@@ -541,4 +576,5 @@ def _result_from_response(response: Any, role: str, stage: str, key: str, latenc
         reasoning=reasoning,
         key=key,
         cached_prompt_tokens=_cached_tokens(usage),
+        usage_reported=getattr(usage, "prompt_tokens", None) is not None,
     )

@@ -2,8 +2,10 @@
 
 Before touching any video or task, `check_endpoints` asks each role's server for its model
 list (`GET /v1/models`: one short request that costs no generation and takes no scripted
-reply), once, without retries; a role that does not answer stops the command with one
-line naming the role and its URL.
+reply), once, without retries; a role whose server cannot be reached stops the command
+with one line naming the role and its URL. A server that takes the connection but does
+not answer within `models.check_timeout_s` is busy, not dead (llama-cpp-python's server
+answers nothing while it generates): one warning, and the command goes on.
 
 While a command runs, `ConnectionWatch` counts the attempts in a row that could not reach
 a role's server at all (refused, reset, unknown host; not timeouts, which a loaded server
@@ -15,6 +17,7 @@ video. One answer from the server resets the count.
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import TYPE_CHECKING, Iterable
 
@@ -24,6 +27,9 @@ from model_access.retry import ModelCallError, error_summary
 
 if TYPE_CHECKING:
     from model_access.client import ModelClient
+    from settings.schema import ModelRoleSettings
+
+log = logging.getLogger(__name__)
 
 
 # Every role that went down in this process, whichever client saw it: a runner checks it between tasks.
@@ -102,7 +108,8 @@ def check_endpoint(client: "ModelClient", role: str) -> None:
     """Ask the role's server for its model list once; EndpointDown with one line when it does not answer.
 
     Any HTTP answer (even an error status from a server without a model list) shows the
-    server is there; only an unreachable server or no answer within the timeout fails.
+    server is there; only an unreachable server fails. One that took the connection but has not
+    answered within `models.check_timeout_s` is busy: a warning, and the caller goes on.
     """
     role_settings = client.role_settings(role)
     timeout_s = min(float(role_settings.timeout_s), float(client.settings.models.check_timeout_s))
@@ -111,11 +118,26 @@ def check_endpoint(client: "ModelClient", role: str) -> None:
         http.models.list(timeout=timeout_s)
     except openai.APIStatusError:
         return
-    except openai.APIConnectionError as exc:  # timeouts included
-        line = down_line(role, role_settings.model, role_settings.base_url, error_summary(exc))
-        # A re-run whose calls are all cached needs no server: say how to go on without this check.
-        raise EndpointDown(f"{line}; if every call of this run is cached, skip this check with "
-                           "--set models.check_before_run=false") from exc
+    except openai.APITimeoutError as exc:
+        # The HTTP library's ConnectTimeout: nothing took the connection. Any other timeout: connected, no reply
+        # yet, so the server is busy, not dead. (By name: the library openai wraps differs between versions.)
+        if type(exc.__cause__).__name__ != "ConnectTimeout":
+            log.warning(
+                "model role %r (%s) at %s took the connection but has not answered within %.0f s "
+                "(models.check_timeout_s): it looks busy, so the command goes on; raise models.check_timeout_s "
+                "to wait longer, or models.%s.timeout_s if its calls time out",
+                role, role_settings.model, role_settings.base_url, timeout_s, role,
+            )  # fmt: skip
+            return
+        raise EndpointDown(_down_before_run(role, role_settings, exc)) from exc
+    except openai.APIConnectionError as exc:
+        raise EndpointDown(_down_before_run(role, role_settings, exc)) from exc
+
+
+def _down_before_run(role: str, role_settings: ModelRoleSettings, exc: BaseException) -> str:
+    line = down_line(role, role_settings.model, role_settings.base_url, error_summary(exc))
+    # A re-run whose calls are all cached needs no server: say how to go on without this check.
+    return f"{line}; if every call of this run is cached, skip this check with --set models.check_before_run=false"
 
 
 def check_endpoints(client: "ModelClient", roles: Iterable[str]) -> None:

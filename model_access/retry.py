@@ -11,7 +11,10 @@ gives the same answer. Three cases real servers taught us:
 - the same server error twice in a row is not retried further (llama.cpp answers
   HTTP 500 to a request it can never serve, every time);
 - a prompt over the model's context is `ContextOverflow`, never retried, with its
-  own hint, whatever status the server chose for it (400, 413 or 500).
+  own hint, whatever status the server chose for it (400, 413 or 500);
+- a stream that ends without a finish reason (`StreamCut`: llama-cpp-python's server
+  ends a running stream with `data: [DONE]` when another request arrives) is a failed
+  attempt like a dropped connection, retried up to `max_retries`.
 
 Full jitter (a uniform wait between 0 and the exponential cap) keeps many workers
 from retrying in lockstep.
@@ -47,6 +50,16 @@ class CallTimedOut(ModelCallError):
     """The server gave no answer within the role's timeout_s (after the allowed timeout retries)."""
 
 
+class StreamCut(Exception):
+    """A streamed reply that ended without a finish reason: the server stopped it part-way, so it is no answer."""
+
+
+STREAM_CUT_HINT = (
+    "llama-cpp-python's server ends a running stream when another request arrives: start it with "
+    "--interrupt_requests false, or set models.max_concurrency=1 (see docs/models.md)"
+)
+
+
 # How servers say a prompt is too long: vLLM ("maximum context length"), llama.cpp ("exceeds the available
 # context size", "context length"), OpenAI ("context_length_exceeded"), transformers ("too long").
 _CONTEXT_PATTERNS = re.compile(
@@ -78,7 +91,7 @@ class RetryPolicy:
 def is_retryable(exc: BaseException) -> bool:
     if is_context_overflow(exc):
         return False
-    if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
+    if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError, StreamCut)):
         return True
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in (408, 429) or exc.status_code >= 500
@@ -154,9 +167,10 @@ def call_with_retries(
                 ) from exc
             previous_error = summary if isinstance(exc, openai.APIStatusError) else ""
             if retry_number >= policy.max_retries:
+                fix = STREAM_CUT_HINT if isinstance(exc, StreamCut) else "check that the server is up and reachable"
                 raise ModelCallError(
-                    f"{describe} failed after {retry_number + 1} attempts: {summary}; "
-                    "check that the server is up and reachable, or raise models.max_retries"
+                    f"{describe} failed after {retry_number + 1} attempts: {summary}; {fix}, "
+                    "or raise models.max_retries"
                 ) from exc
             wait = policy.delay(retry_number, _retry_after_s(exc))
             log.info("%s: %s; retry %d/%d in %.2fs", describe, summary, retry_number + 1, policy.max_retries, wait)
@@ -175,6 +189,8 @@ def error_summary(exc: BaseException) -> str:
         text = f"cannot connect ({_innermost(cause)})" if cause else "cannot connect"
     elif isinstance(exc, openai.APIStatusError):
         text = f"HTTP {exc.status_code}: {server_message(exc)}"
+    elif isinstance(exc, StreamCut):
+        text = f"stream cut: {exc}"
     else:
         text = f"{type(exc).__name__}: {exc}"
     text = " ".join(text.split())

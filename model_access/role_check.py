@@ -79,8 +79,17 @@ def check_role(client: ModelClient, role: str, *, speech: bool = False) -> RoleC
     except UserError as exc:
         check.add(FAIL, str(exc))
         return check
-    names = served_models(client, role)
-    if names is None:
+    busy = False
+    try:
+        names: list[str] | None = served_models(client, role)
+    except openai.APITimeoutError:  # connected, no list yet: busy (check_endpoint told dead servers apart)
+        names, busy = None, True
+        check.add(WARN, "the server took the connection but did not list its models within "
+                        f"models.check_timeout_s={client.settings.models.check_timeout_s:g} s: it looks busy; "
+                        "the model name was not checked")  # fmt: skip
+    if busy:
+        pass
+    elif names is None:
         check.add(WARN, "the server lists no models (GET /v1/models), so the model name was not checked")
     elif role_settings.model not in names and not all(name.startswith("scripted/") for name in names):
         # (a scripted server that declares no `serves` lists only "scripted/<name>": any name is taken)

@@ -27,11 +27,15 @@ Script file (YAML or JSON)::
       - {reply: "a slow reply", delay_s: 1.5}
       - {status: 429}          # answer this request with an HTTP error instead (429, 500, 503...)
       - {status: 500, times: 2}
+      - {reply: "a reply cut short", cut: true}   # streamed: half the words, then [DONE] with no finish reason
     default: "OK"              # once the list is used up (without it, an exhausted script answers 400)
     serves: [model-a, model-b] # the names GET /v1/models lists (default: "scripted/<name>")
+    stream_usage: false        # streams carry no usage even when asked, as llama-cpp-python's (default true)
 
 A bare YAML/JSON list is a script of `replies` only. Any entry may carry `status`,
-`delay_s` and `times`; an entry with a status answers an OpenAI-style error body, or,
+`delay_s`, `times` and `cut` (a streamed reply stops after half its words with
+`data: [DONE]` and no finish reason, as llama-cpp-python's server ends a stream that
+another request interrupts; a plain reply is unaffected); an entry with a status answers an OpenAI-style error body, or,
 when it also has a `reply`, that text as the body (JSON when it parses), to play the
 error shapes of other servers (FastAPI's `{"detail": ...}`, a bare string).
 
@@ -79,7 +83,7 @@ from model_access.messages import prompt_text
 
 SCRIPTED_FINGERPRINT = "scripted"
 SCRIPTED_MODEL_PREFIX = "scripted/"
-_ENTRY_KEYS = {"reply", "status", "delay_s", "times"}
+_ENTRY_KEYS = {"reply", "status", "delay_s", "times", "cut"}
 _RULE_KEYS = _ENTRY_KEYS | {"contains", "regex", "search"}
 
 
@@ -93,6 +97,7 @@ class Entry:
     regex: re.Pattern[str] | None = None
     search: str = "prompt"
     used: int = 0
+    cut: bool = False  # a streamed reply ends part-way without a finish reason
 
     def matches(self, messages: list[dict[str, Any]]) -> bool:
         if self.times is not None and self.used >= self.times:
@@ -112,6 +117,7 @@ class Script:
     replies: list[Entry] = field(default_factory=list)
     default: Entry | None = None
     serves: list[str] = field(default_factory=list)
+    stream_usage: bool = True  # False: `stream_options.include_usage` is ignored
 
 
 def load_script(source: Any, origin: str = "script") -> Script:
@@ -131,7 +137,8 @@ def load_script(source: Any, origin: str = "script") -> Script:
         source = {"replies": source}
     if not isinstance(source, dict):
         raise UserError(f"{origin} must be a list of replies or a mapping with rules/replies/default")
-    unknown = set(source) - {"name", "delay_s", "embedding_dim", "rules", "replies", "default", "serves"}
+    known = {"name", "delay_s", "embedding_dim", "rules", "replies", "default", "serves", "stream_usage"}
+    unknown = set(source) - known
     if unknown:
         raise UserError(f"{origin} has unknown keys {sorted(unknown)}; see model_access/scripted_server.py")
     for section in ("rules", "replies"):
@@ -142,6 +149,7 @@ def load_script(source: Any, origin: str = "script") -> Script:
         delay_s=float(source.get("delay_s") or 0.0),
         embedding_dim=int(source.get("embedding_dim") or 64),
         serves=[str(name) for name in source.get("serves") or []],
+        stream_usage=bool(source.get("stream_usage", True)),
     )
     for i, raw in enumerate(source.get("rules") or []):
         rule = _entry(raw, f"{origin} rule {i + 1}", _RULE_KEYS)
@@ -342,8 +350,11 @@ class _Handler(BaseHTTPRequestHandler):
                 status, reply, label = 404, "", "route"
             # Finish the log entry before answering, so a test reading it after the reply sees the outcome.
             scripted.finish(entry, status, reply, label)
+            cut = bool(payload.pop("_cut", False)) if isinstance(payload, dict) else False
             if status == 200 and isinstance(body, dict) and body.get("stream") and "choices" in payload:
-                self._send_stream(payload, bool((body.get("stream_options") or {}).get("include_usage")))
+                asked = bool((body.get("stream_options") or {}).get("include_usage"))
+                include_usage = asked and scripted.script.stream_usage
+                self._send_stream(payload, include_usage, cut=cut)
             else:
                 self._send(status, payload)
         finally:
@@ -370,7 +381,8 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(limit, int) and len(reply.split()) > limit:
             reply, finish_reason = " ".join(reply.split()[:limit]), "length"
         completion_tokens = len(reply.split())
-        payload = {
+        payload: dict[str, Any] = {"_cut": entry.cut} if entry.cut else {}
+        payload |= {
             "id": f"scripted-{len(scripted.log) + 1}",
             "object": "chat.completion",
             "created": int(time.time()),
@@ -459,18 +471,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _send_stream(self, payload: dict[str, Any], include_usage: bool) -> None:
-        """A chat completion as server-sent events: the reply word by word, the finish reason, usage if asked."""
+    def _send_stream(self, payload: dict[str, Any], include_usage: bool, cut: bool = False) -> None:
+        """A chat completion as server-sent events: the reply word by word, the finish reason, usage if asked.
+        `cut`: half the words and then `[DONE]`, with no finish reason and no usage (an interrupted stream)."""
         choice = payload["choices"][0]
         words = choice["message"]["content"].split(" ")
+        if cut:
+            words = words[: len(words) // 2]
         base = {k: payload[k] for k in ("id", "created", "model", "system_fingerprint")}
         base["object"] = "chat.completion.chunk"
         chunks = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}]
         for i, word in enumerate(words):
             text = word if i == 0 else " " + word
             chunks.append({**base, "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]})
-        chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
-        if include_usage:
+        if not cut:
+            chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
+        if include_usage and not cut:
             chunks.append({**base, "choices": [], "usage": payload["usage"]})
         data = b"".join(f"data: {json.dumps(chunk)}\n\n".encode() for chunk in chunks) + b"data: [DONE]\n\n"
         self.send_response(200)
@@ -572,13 +588,16 @@ def _entry(raw: Any, where: str, allowed: set[str]) -> Entry:
             contains=str(raw["contains"]) if raw.get("contains") is not None else None,
             regex=regex,
             search=search,
+            cut=bool(raw.get("cut", False)),
         )
     except (TypeError, ValueError) as exc:
         raise UserError(f"{where}: status and times must be whole numbers, delay_s a number ({exc})") from exc
 
 
 def _copy(entry: Entry) -> Entry:
-    return Entry(entry.reply, entry.status, entry.delay_s, None, entry.contains, entry.regex, entry.search)
+    return Entry(
+        entry.reply, entry.status, entry.delay_s, None, entry.contains, entry.regex, entry.search, cut=entry.cut
+    )
 
 
 @dataclass

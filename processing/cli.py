@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -91,6 +92,15 @@ def _settings(args: argparse.Namespace) -> "Settings":
     return settings
 
 
+def summary_file(settings: "Settings", index_dir: Path) -> Path:
+    """Where a run's summary goes: `<processed>/summary.json` for the default index, and a file of its own for
+    any other `--index`, so runs building different indexes from the same videos do not overwrite each other's."""
+    if index_dir.resolve() == settings.paths.index_dir.resolve():
+        return settings.paths.processed_dir / "summary.json"
+    tag = hashlib.sha256(str(index_dir.resolve()).encode()).hexdigest()[:8]
+    return settings.paths.processed_dir / f"summary-{index_dir.name}-{tag}.json"
+
+
 def _index_dir(args: argparse.Namespace, settings: "Settings") -> Path:
     return Path(args.index).expanduser() if getattr(args, "index", None) else settings.paths.index_dir
 
@@ -162,7 +172,7 @@ def _process_videos(args: argparse.Namespace) -> int:
     print(summary.format())
     if pipeline.stopped:
         print(f"stopped early, {len(pipeline.not_started)} video(s) not started: {pipeline.stopped}")
-    summary_path = settings.paths.processed_dir / "summary.json"
+    summary_path = summary_file(settings, index_dir)
     write_json_atomic(summary_path, summary.to_dict())
     print(f"summary written to {summary_path}")
     if summary.failed:

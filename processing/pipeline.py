@@ -34,6 +34,7 @@ from foundation.folder_lock import FolderBusy, FolderLock
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
 from model_access.health import EndpointDown, check_endpoints
+from model_access.retry import error_summary
 from model_access.sampling import sampling_scope
 from processing import artifacts as art
 from processing.artifacts import VideoArtifacts, digest, stage_key
@@ -50,7 +51,7 @@ from processing.stages.trajectories import (
     whole_video_trajectory,
 )
 from processing.summary import STAGES, RunSummary, StageRun, VideoOutcome
-from processing.transcripts import VTT_NAME, planned_transcript_calls, video_transcript
+from processing.transcripts import VTT_NAME, needs_speech_recognition, planned_transcript_calls, video_transcript
 from settings.schema import Settings
 
 log = logging.getLogger(__name__)
@@ -61,14 +62,15 @@ CHANGED_FRAMES_SETTINGS = (
 )  # fmt: skip
 
 
-def _transcript_note(data: dict[str, Any]) -> str:
+def _transcript_note(data: dict[str, Any], vtt: Path) -> str:
     if not data["source"]:
         return f"none ({data['reason']})"
     pieces, silent, dropped = data.get("pieces", 0), data.get("silent_pieces", 0), data.get("dropped", 0)
     details = [f"{pieces} piece(s) of audio"] if pieces > 1 else []
     details += [f"{silent} silent, not sent"] if silent else []
     details += [f"{dropped} segment(s) without speech dropped"] if dropped else []
-    return f"from {data['source']}" + (f" ({', '.join(details)})" if details else "")
+    # Where the timed cues are, so a reader can check them against the video.
+    return f"from {data['source']}" + (f" ({', '.join(details)})" if details else "") + f", cues in {vtt}"
 
 
 class _NotCached(Exception):
@@ -87,6 +89,10 @@ class _Video:
     keyframes: list[KeyFrame] = field(default_factory=list)
     keyframes_digest: str = ""
     transcript_plan: tuple[int, str] | None = None  # dry run, transcript not stored: (requests, why)
+
+
+class _AsrSkipped(UserError):
+    """A video that needs speech recognition in a run whose ASR server failed the pre-run check."""
 
 
 class Pipeline:
@@ -110,6 +116,8 @@ class Pipeline:
         # Set when a model role's server went down mid-run: no further video is started.
         self.stopped: str = ""
         self.not_started: list[str] = []
+        # Set when the ASR server failed the pre-run check: speech recognition is skipped, one line per video.
+        self.asr_skipped: str = ""
 
     # -- checks before any video ------------------------------------------------------------------
 
@@ -147,7 +155,16 @@ class Pipeline:
                 try:
                     check_endpoints(self.client, ["asr"])
                 except UserError as exc:
-                    log.warning("%s; videos without subtitles get no transcript this run", exc)
+                    asr = self.settings.models.asr
+                    cause = error_summary(exc.__cause__) if exc.__cause__ is not None else str(exc)
+                    self.asr_skipped = f"the ASR server at {asr.base_url} did not answer the check before the run"
+                    # The command goes on: say so, and how to add the missing transcripts later.
+                    log.warning(
+                        "speech recognition is off for this run: model role 'asr' (%s) at %s does not answer (%s); "
+                        "videos without subtitles get no transcript; start the server (or fix models.asr.base_url) "
+                        "and process them again to add it",
+                        asr.model, asr.base_url, cause,
+                    )  # fmt: skip
 
     def _switches_needing(self, role: str) -> list[str]:
         """The flags that turn off every stage of this run that calls `role` (none when the labeler or the
@@ -335,7 +352,7 @@ class Pipeline:
                 identity={"asr_model": asr.model if asr_on else "", "language": language,
                           "speech": dict(vars(self.settings.processing.speech)) if asr_on else {}},  # fmt: skip
                 compute=lambda: self._transcribe(state),
-                note=_transcript_note,
+                note=lambda data: _transcript_note(data, state.files.folder / VTT_NAME),
                 valid=lambda data: not data["source"] or (state.files.folder / VTT_NAME).is_file(),
             )
         except _NotCached:  # a dry run with no stored transcript: count the requests it would send
@@ -344,7 +361,7 @@ class Pipeline:
         except UserError as exc:
             # The transcript is optional: the video goes on without one, and nothing is stored, so the
             # next run asks again. (A server that went down stays down for this run: no request is sent.)
-            why = f"speech recognition failed: {exc}"
+            why = str(exc) if isinstance(exc, _AsrSkipped) else f"speech recognition failed: {exc}"
             state.outcome.transcript = f"none: {why}"
             state.outcome.stages["transcript"] = StageRun(reused=False, note=f"none ({why})")
             (state.files.folder / VTT_NAME).unlink(missing_ok=True)
@@ -358,6 +375,8 @@ class Pipeline:
 
     def _transcribe(self, state: _Video) -> tuple[dict[str, Any], StageStats]:
         language = self.settings.retrieval.language
+        if self.asr_skipped and needs_speech_recognition(Path(state.record.path), self.client, language):
+            raise _AsrSkipped(f"speech recognition skipped: {self.asr_skipped}")
         result = video_transcript(Path(state.record.path), state.files.folder, self.client, language)
         stats = StageStats(calls=result.calls, cached=result.cached, problems=list(result.warnings))
         data = {"text": result.text, "source": result.source, "reason": result.reason, "scripted": result.scripted,

@@ -26,13 +26,14 @@ from settings.schema import Settings
 class VideoWorker:
     """One Ray actor: a model client and an index-less pipeline, kept for every video it is given."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, asr_skipped: str = "") -> None:
         from model_access.ray_cluster import use_endpoint_limits
         from model_access.client import ModelClient
 
         use_endpoint_limits()
         self.client = ModelClient(settings)
         self.pipeline = Pipeline(settings, self.client, None, recompute=not settings.models.use_cache)
+        self.pipeline.asr_skipped = asr_skipped  # the driver's pre-run check found the ASR server down
 
     def process(self, video: VideoRecord, tag: str) -> VideoOutcome:
         return self.pipeline.process(video, tag)
@@ -53,7 +54,7 @@ def run_on_ray(pipeline: Pipeline, videos: list[VideoRecord], workers: int, addr
     limits = start_endpoint_limits(ray, pipeline.settings)
     total = len(videos)
     remote_worker = ray.remote(num_cpus=1, max_restarts=ACTOR_RESTARTS, max_task_retries=ACTOR_RESTARTS)(VideoWorker)
-    actors = [remote_worker.remote(pipeline.settings) for _ in range(max(1, min(workers, total)))]
+    actors = [remote_worker.remote(pipeline.settings, pipeline.asr_skipped) for _ in range(max(1, min(workers, total)))]
     queue = list(enumerate(videos, 1))
     running: dict[Any, tuple[Any, int, VideoRecord]] = {}
     outcomes: dict[int, VideoOutcome] = {}

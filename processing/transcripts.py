@@ -137,6 +137,12 @@ def planned_transcript_calls(video_path: Path, client: ModelClient, language: st
                     "(none for silent pieces or those the model cache has)")  # fmt: skip
 
 
+def needs_speech_recognition(video_path: Path, client: ModelClient, language: str) -> bool:
+    """Whether `video_transcript` would ask the ASR server (no subtitles, an audio track, the role set up)."""
+    subtitles, none_because = _source(video_path, client, language)
+    return subtitles is None and not none_because
+
+
 def _source(video_path: Path, client: ModelClient, language: str) -> tuple[Transcript | None, str]:
     """Where the transcript comes from: (its subtitles, ""), (None, "") for speech recognition, or (None, why none)."""
     subtitles = load_transcript(video_path, language)

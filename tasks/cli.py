@@ -59,10 +59,14 @@ def _serve(args) -> int:
         for spec_name in names or list(SITES):
             server.prepare_database(SITES[spec_name], settings, fresh=True)
     if args.background:
+        others = server.sites_of_others(settings, names)  # up before this command, from elsewhere
         server.start_background(settings, names)
         print("sandbox sites are up:")
         print_sites(settings)
-        print("running in the background; `videodemo sandbox stop` stops them")
+        for line in others:
+            print(line)
+        if len(others) < len(names or SITES):
+            print("running in the background; `videodemo sandbox stop` stops those started from this cache")
         return 0
     # In the foreground the sites live as long as this command: Ctrl-C, SIGTERM and SIGHUP unwind to the
     # `finally` (cli/main.py), and a SIGKILL-ed command takes its sites along (they exit with their parent).
@@ -83,8 +87,11 @@ def _serve(args) -> int:
 def _stop(args) -> int:
     from tasks.sandbox import server
 
-    stopped = server.stop_background(_settings(args))
-    print("stopped: " + (", ".join(stopped) if stopped else "nothing was running in the background"))
+    settings = _settings(args)
+    stopped = server.stop_background(settings)
+    print("stopped: " + (", ".join(stopped) if stopped else f"nothing started from {settings.paths.cache_dir}"))
+    for line in server.sites_of_others(settings):  # still answering: started from another cache
+        print(line)
     return 0
 
 

@@ -27,6 +27,7 @@ def llama_cpp_server(
     model_name: str = MODEL_NAME,
     port: int = 0,
     prompt_cache_mib: int = 0,
+    interrupt_requests: bool = False,
 ) -> LocalServer:
     """A llama.cpp server (not started) on a free port: one slot, `context` tokens, served as `model_name`.
 
@@ -34,7 +35,9 @@ def llama_cpp_server(
     opening of the next prompt, as llama.cpp's own server does with its slot cache. `prompt_cache_mib` > 0
     adds llama-cpp-python's state cache in RAM (`--cache true`): the states of earlier prompts are kept up
     to that size and the one sharing the longest opening is loaded first, so several prompts are served
-    at once, as vLLM's automatic prefix caching does; still one request at a time.
+    at once, as vLLM's automatic prefix caching does; still one request at a time. `interrupt_requests`
+    (llama-cpp-python's default, off here as docs/models.md advises) ends a running stream when another
+    request arrives, with no finish reason.
     """
     python = server_python(NAME)
     port = port or free_port()
@@ -43,7 +46,7 @@ def llama_cpp_server(
         "--model", str(smollm2_gguf(NAME)), "--model_alias", model_name,
         "--host", "127.0.0.1", "--port", str(port),
         "--n_ctx", str(context), "--n_threads", str(threads), "--n_threads_batch", str(threads),
-        "--verbose", "true",
+        "--verbose", "true", "--interrupt_requests", "true" if interrupt_requests else "false",
     ]  # fmt: skip
     if prompt_cache_mib > 0:
         command += ["--cache", "true", "--cache_type", "ram", "--cache_size", str(prompt_cache_mib << 20)]

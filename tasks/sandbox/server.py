@@ -212,6 +212,29 @@ def stop_background(settings: Settings, names: list[str] | None = None) -> list[
     return stopped
 
 
+def sites_of_others(settings: Settings, names: list[str] | None = None) -> list[str]:
+    """One line per named site that answers but was not started from this cache (no pid file of ours names its
+    process): whose it is and how to stop it, since `sandbox stop` here cannot."""
+    lines = []
+    for name in names or list(SITES):
+        url = site_url(SITES[name], settings)
+        health = _health(url, timeout=1.0)
+        if health is None:
+            continue
+        pid_file = _run_dir(settings) / f"{name}.pid"
+        ours = pid_file.read_text().strip() if pid_file.exists() else ""
+        pid = health.get("pid")
+        if ours and (pid is None or str(pid) == ours):
+            continue
+        where = f"pid {pid}, database {health.get('database', '?')}" if pid is not None else "an older server"
+        stop = f"`kill {pid}`" if pid is not None else "stopping it where it was started"
+        lines.append(
+            f"the {name} site at {url} was started from another cache or command ({where}), not from "
+            f"{settings.paths.cache_dir}: `videodemo sandbox stop` here does not stop it; stop it with {stop}"
+        )
+    return lines
+
+
 def _wait_for_exit(pid: int, timeout_s: float = 10.0) -> None:
     """Wait until the process is gone so that its port is free for an immediate restart."""
     deadline = time.monotonic() + timeout_s

@@ -133,6 +133,52 @@ def test_a_streamed_reply_is_put_together_with_its_usage(model_settings, scripte
     assert _body(server)["stream"] is True and _body(server)["stream_options"] == {"include_usage": True}
 
 
+def test_a_stream_cut_without_a_finish_reason_is_retried_and_never_cached(model_settings, scripted, point_role):
+    # llama-cpp-python's server ends a stream with [DONE] and no finish reason when a second request arrives.
+    server = scripted({"replies": [{"reply": "click [12] and then stop", "cut": True}], "default": "click [12] done"})
+    point_role(model_settings, "policy", server)
+    model_settings.models.stream = True
+    model_settings.models.policy.temperature = 0.0  # a request replayed from the cache when asked again
+    with ModelClient(model_settings) as client:
+        result = client.chat("policy", [user_message("act")], stage="policy")
+        assert result.text == "click [12] done" and result.finish_reason == "stop" and result.retries == 1
+        assert len(server.requests()) == 2
+        assert client.ledger.usage().cut_streams == 1
+        assert "without a finish reason" in client.ledger.summary_table()
+        # Only the whole reply was kept: a replay gives it, not the cut one.
+        assert client.chat("policy", [user_message("act")], stage="policy").text == "click [12] done"
+    assert len(server.requests()) == 2
+
+
+def test_streams_cut_every_time_fail_with_the_llama_cpp_flag_named(model_settings, scripted, point_role):
+    server = scripted({"default": {"reply": "click [12] and then stop", "cut": True}})
+    point_role(model_settings, "policy", server)
+    model_settings.models.stream = True
+    with ModelClient(model_settings) as client, pytest.raises(ModelCallError) as failed:
+        client.chat("policy", [user_message("act")], stage="policy")
+    assert "without a finish reason" in str(failed.value) and "--interrupt_requests false" in str(failed.value)
+    assert len(server.requests()) == model_settings.models.max_retries + 1
+    assert client.ledger.usage().cut_streams == model_settings.models.max_retries + 1
+    assert client.ledger.usage().failures == 1
+    assert not list((model_settings.paths.model_cache_dir / "chat").rglob("*.json"))
+
+
+def test_a_server_that_reports_no_usage_prints_n_a_not_zero(model_settings, scripted, point_role):
+    # llama-cpp-python's server ignores stream_options.include_usage: its streams carry no token counts.
+    server = scripted({"default": "click [12]", "stream_usage": False})
+    point_role(model_settings, "policy", server)
+    model_settings.models.stream = True
+    with ModelClient(model_settings) as client:
+        result = client.chat("policy", [user_message("act")], stage="policy")
+    assert _body(server)["stream_options"] == {"include_usage": True}  # asked for, as OpenAI's API defines it
+    assert result.text == "click [12]" and not result.usage_reported
+    table = client.ledger.summary_table()
+    policy_line = next(line for line in table.splitlines() if line.startswith("policy"))
+    # prompt tok, reused tok, compl tok: unknown, never 0
+    assert policy_line.split()[8:11] == ["n/a", "n/a", "n/a"]
+    assert client.ledger.usage().no_usage == 1
+
+
 def test_a_prompt_over_the_known_context_is_refused_before_sending(model_settings, scripted, point_role):
     server = scripted({"default": "ok"})
     point_role(model_settings, "llm", server)

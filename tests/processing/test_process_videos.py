@@ -5,6 +5,7 @@ The first run is made once for the module; tests that change settings work on a 
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from dataclasses import dataclass
@@ -241,3 +242,15 @@ def test_the_index_keeps_each_videos_whole_action_list_for_the_whole_video_ablat
         assert whole.length == video_summary(first_run.summary, video)["actions"]  # every kept action
         assert len(whole.step_keyframes) == whole.length and all(Path(p).is_file() for p in whole.step_keyframes)
         assert whole not in index.trajectories(video)  # not a selectable trajectory, not searched
+
+
+def test_a_run_into_another_index_keeps_the_default_summary(copied_run, tmp_path):
+    settings, _, videos = copied_run
+    default = settings.paths.processed_dir / "summary.json"
+    before = default.read_bytes()
+    code, out, _ = process(settings, "--source", "dir", "--videos", str(videos), "--index", str(tmp_path / "other"))
+    assert code == 0, out
+    assert default.read_bytes() == before  # the default index's run summary is still there
+    written = Path(out.strip().splitlines()[-1].removeprefix("summary written to "))
+    assert written.parent == settings.paths.processed_dir and written.name.startswith("summary-other-")
+    assert json.loads(written.read_text())["index"]["dir"] == str(tmp_path / "other")

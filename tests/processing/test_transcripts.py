@@ -251,7 +251,7 @@ def test_retries_and_cache_hits_are_counted_in_the_ledger(narrated_video, tmp_pa
 
 
 def test_with_the_asr_server_down_a_video_still_gets_frames_actions_and_trajectories(
-    tutorial_videos, narrated_video, scripted_model, tmp_path
+    tutorial_videos, narrated_video, scripted_model, tmp_path, caplog
 ) -> None:
     from tests.processing.pipeline_helpers import pipeline_settings, process, read_summary, video_summary
 
@@ -267,14 +267,18 @@ def test_with_the_asr_server_down_a_video_still_gets_frames_actions_and_trajecto
     settings = pipeline_settings(tmp_path / "cache", server.base_url)
     down = f"http://127.0.0.1:{free_port()}/v1"
     settings.models.asr.base_url, settings.models.asr.model = down, "whisper-tiny.en"
-    # The pre-run check only warns about a dead asr server: transcripts are optional.
-    code, out, _ = process(settings, "--source", "dir", "--videos", str(folder))
+    # The pre-run check only warns about a dead asr server (transcripts are optional), once; speech recognition is
+    # then skipped, one line per video, with no request and no retry lines.
+    code, out, err = process(settings, "--source", "dir", "--videos", str(folder))
     assert code == 0, out
     video = video_summary(read_summary(settings), "search_tutorial")
     assert video["ok"] and video["keyframes"] > 0 and video["actions"] > 0 and video["kept"] > 0
-    assert video["transcript"].startswith("none: speech recognition failed: asr model 'whisper-tiny.en' at " + down)
-    assert "Connection refused" in video["transcript"] or "cannot connect" in video["transcript"]
-    assert "no transcript: search_tutorial: speech recognition failed" in out
+    assert video["transcript"] == f"none: speech recognition skipped: the ASR server at {down} did not answer the check before the run"
+    printed = out + err + caplog.text
+    assert printed.count("Connection refused") == 1, printed  # the reason, once
+    assert "speech recognition is off for this run" in printed and "run the command again" not in printed
+    assert "retry 1/" not in printed  # no request, so no retry lines
+    assert "no transcript: search_tutorial: speech recognition skipped" in out
     # Nothing was stored for the failed transcript: with the server back, the next run transcribes.
     segments = json.dumps([{"start": 0.5, "end": 2.0, "text": "Search for headphones."}])
     asr = ScriptedServer({"name": "asr", "rules": [{"contains": "audio transcription", "reply": segments}]}).start()
@@ -284,3 +288,7 @@ def test_with_the_asr_server_down_a_video_still_gets_frames_actions_and_trajecto
     finally:
         asr.stop()
     assert code == 0 and video_summary(read_summary(settings), "search_tutorial")["transcript"] == "asr"
+    # The line tells where the timed transcript is.
+    line = next(line for line in out.splitlines() if "transcript: from asr" in line)
+    vtt = Path(line.split("cues in ", 1)[1].split(",")[0])
+    assert vtt.name == VTT_NAME and "Search for headphones." in vtt.read_text()

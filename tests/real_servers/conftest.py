@@ -55,6 +55,14 @@ def llama_small_context(server_logs) -> Iterator[LocalServer]:
 
 
 @pytest.fixture(scope="session")
+def llama_interrupting(server_logs) -> Iterator[LocalServer]:
+    """llama.cpp's server as it starts by default: a second request ends the running stream (issue 39)."""
+    from model_access.local_servers.llama_cpp import llama_cpp_server
+
+    yield from _started(lambda: llama_cpp_server(server_logs, context=2048, interrupt_requests=True))
+
+
+@pytest.fixture(scope="session")
 def transformers_server(server_logs) -> Iterator[LocalServer]:
     from model_access.local_servers.transformers_serve import transformers_server as make
 

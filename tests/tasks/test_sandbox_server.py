@@ -129,6 +129,26 @@ def test_cli_serve_status_stop_cycle(tmp_path):
     assert after.returncode == 1 and "DOWN" in after.stdout
 
 
+def test_sites_started_from_another_cache_are_named_with_how_to_stop_them(tmp_path):
+    ports = {"shop": free_port()}
+    first, second = tmp_path / "first", tmp_path / "second"
+    try:
+        started = run([VIDEODEMO, "sandbox", "serve", "--background", "--site", "shop", *ports_args(ports)], first)
+        assert started.returncode == 0, started.stderr
+        again = run([VIDEODEMO, "sandbox", "serve", "--background", "--site", "shop", *ports_args(ports)], second)
+        assert again.returncode == 0, again.stderr
+        # The site is first's: this cache's `sandbox stop` cannot stop it, and the output says so and how.
+        assert "started from another cache" in again.stdout and "`kill " in again.stdout, again.stdout
+        assert "`videodemo sandbox stop` stops those" not in again.stdout
+        stop_here = run([VIDEODEMO, "sandbox", "stop", *ports_args(ports)], second)
+        assert f"nothing started from {second}" in stop_here.stdout
+        assert "the shop site at" in stop_here.stdout and "`kill " in stop_here.stdout, stop_here.stdout
+        assert server.port_in_use("127.0.0.1", ports["shop"])  # still up: first's
+    finally:
+        stopped = run([VIDEODEMO, "sandbox", "stop", *ports_args(ports)], first)
+    assert "stopped: shop" in stopped.stdout and "another cache" not in stopped.stdout
+
+
 def test_cli_status_reports_the_running_sandbox(sandbox):
     result = run([VIDEODEMO, "sandbox", "status"], sandbox.settings.paths.cache_dir, keep_site_urls=True)
     lines = {line.split()[0]: line for line in result.stdout.splitlines() if line.strip()}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import importlib
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,11 +119,12 @@ def install_database(app: Flask, db_path: Path) -> Callable[[], sqlite3.Connecti
 def install_sandbox_routes(
     app: Flask, site: str, db_path: Path, seed_path: Path, reset_token: str, counts: Callable[[], dict[str, Any]]
 ) -> None:
-    """Health (with row counts) and a token-guarded reset endpoint."""
+    """Health (with row counts, and which process and database serve it) and a token-guarded reset endpoint."""
 
     @app.get(HEALTH_PATH)
     def _health():
-        return jsonify({"site": site, "ok": True, "counts": counts()})
+        # pid and database let another cache's `sandbox serve`/`stop` say whose site this is and how to stop it.
+        return jsonify({"site": site, "ok": True, "counts": counts(), "pid": os.getpid(), "database": str(db_path)})
 
     @app.post(RESET_PATH)
     def _reset():

@@ -129,3 +129,25 @@ def test_task_page_shows_each_step_and_what_the_policy_chose_to_show(tmp_path: P
     assert "The cart link is at the top." in page and "Open the cart" in page
     assert "there is no element [12]" in page
     assert "<script" not in write_task_page(folder, {**record(1, "failed"), "intent": "<script>x</script>"}).read_text()
+
+
+def test_the_task_page_usage_table_is_narrow_and_says_n_a_for_unreported_tokens(tmp_path) -> None:
+    import re
+
+    from model_access.accounting import UsageLedger
+
+    policy, evaluation = UsageLedger(), UsageLedger()
+    policy.record("policy", "policy", calls=3, no_usage=3, latency_s=41.5, retries=1, cut_streams=1)
+    evaluation.record("judge", "judge", calls=1, prompt_tokens=900, completion_tokens=12, latency_s=2.0)
+    folder = tmp_path / "task"
+    folder.mkdir()
+    usage = {"policy": policy.to_dict(), "evaluation": evaluation.to_dict()}
+    page = write_task_page(folder, {**record(1, "failed"), "usage": usage}).read_text()
+    table = page.split("<h2>Model usage</h2>", 1)[1].split("</table>", 1)[0]
+    assert table.lstrip().startswith('<div class="wide">')  # scrolls inside the page rather than widening it
+    header = re.findall(r"<th>(.*?)</th>", table)
+    assert len(header) <= 12 and "prompt tok" in header
+    rows = [re.findall(r"<td>(.*?)</td>", row) for row in table.split("<tr>")[2:]]
+    by_stage = {cells[1]: dict(zip(header, cells)) for cells in rows}
+    assert by_stage["policy"]["prompt tok"] == "n/a" and by_stage["policy"]["calls"] == "3"
+    assert by_stage["judge"]["prompt tok"] == "900"

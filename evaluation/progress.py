@@ -1,0 +1,61 @@
+"""What the task in play is doing, for the run's progress line: its step and the model calls made so far.
+
+A task on a slow server can take many minutes; without this the bar shows nothing until the task ends.
+`TaskProgress` reports a short line whenever it changes (checked every `every_s` seconds, from a daemon
+thread): in the run's own process the line goes to the bar's postfix, in a worker process onto the
+results queue for the parent's bar.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from model_access.client import CALLS
+
+
+class TaskProgress:
+    def __init__(self, report: Callable[[str], None], max_steps: int, every_s: float = 1.0) -> None:
+        self.report = report
+        self.max_steps = max_steps
+        self.every_s = every_s
+        self.task = ""
+        self.step_number = 0
+        self._calls_at_start = 0
+        self._last = ""
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, task_key: str) -> None:
+        self.task, self.step_number, self._calls_at_start = task_key, 0, CALLS.made
+        self._stop.clear()
+        self._tell()
+        self._thread = threading.Thread(target=self._watch, daemon=True, name="task-progress")
+        self._thread.start()
+
+    def step(self, number: int) -> None:
+        self.step_number = number
+        self._tell()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._tell()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._thread = None
+
+    def line(self) -> str:
+        calls = CALLS.made - self._calls_at_start
+        waiting = f", {CALLS.waiting} waiting on a server" if CALLS.waiting else ""
+        step = f"step {self.step_number}/{self.max_steps}" if self.step_number else "starting"
+        return f"{self.task}: {step}, {calls} model call(s){waiting}"
+
+    def _tell(self) -> None:
+        text = self.line()
+        if text != self._last:
+            self._last = text
+            self.report(text)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.every_s):
+            self._tell()
