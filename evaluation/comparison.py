@@ -41,6 +41,14 @@ class ConfigurationResult:
         return self.configuration.label
 
     @property
+    def scripted_note(self) -> str:
+        """SCRIPTED_LABEL with the count when any reply came from the scripted test server, else ""."""
+        from model_access.accounting import SCRIPTED_LABEL
+
+        calls = sum(int(cost.get("scripted_calls") or 0) for cost in self.run_costs)
+        return f"{calls} call(s) {SCRIPTED_LABEL}" if calls else ""
+
+    @property
     def mean_rate(self) -> float | None:
         known = [rate for rate in self.rates if rate is not None]
         return sum(known) / len(known) if known else None

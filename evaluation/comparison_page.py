@@ -132,6 +132,7 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
     runs = [
         {
             "label": result.label,
+            "scripted": result.scripted_note,
             "samples": [
                 {"folder": str(s.folder), "href": _link(s.folder / INDEX_FILE, folder), "number": s.number}
                 for s in result.configuration.samples

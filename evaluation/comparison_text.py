@@ -30,7 +30,8 @@ def header(comparison: Comparison) -> str:
         where = str(samples[0].folder) if len(samples) == 1 else f"{len(samples)} samples: " + ", ".join(
             str(sample.folder) for sample in samples
         )
-        lines.append(f"run {index}: {result.label}  ({where}, {tasks} tasks)")
+        scripted = f"  [{result.scripted_note}]" if result.scripted_note else ""
+        lines.append(f"run {index}: {result.label}  ({where}, {tasks} tasks){scripted}")
     return "\n".join(lines)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import warnings
 
 from evaluation.comparison import Comparison
 
@@ -21,7 +22,9 @@ def _data_url(figure) -> str:
     import matplotlib.pyplot as plt
 
     buffer = io.BytesIO()
-    figure.tight_layout()
+    with warnings.catch_warnings():  # a long run label cannot always fit; bbox_inches below keeps it whole
+        warnings.simplefilter("ignore", UserWarning)
+        figure.tight_layout()
     figure.savefig(buffer, format="svg", bbox_inches="tight")  # keeps the legend under the axes
     plt.close(figure)
     return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

@@ -101,6 +101,8 @@ def task_cost(
         "model_calls": sum(int(row.get("calls", 0)) for row in rows),
         "cache_hits": sum(int(row.get("cache_hits", 0)) for row in rows),
         "shared_cache_hits": sum(int(row.get("shared_cache_hits", 0)) for row in rows),
+        # Replies of the scripted test server: a run with any is labelled as not a model result.
+        "scripted_calls": sum(int(row.get("scripted", 0)) for row in rows),
         "model_s": sum((float(row.get("latency_s", 0.0)) for row in rows), 0.0),
         "browser_s": max(0.0, episode_s - policy_latency) if episode_s is not None else None,
         "task_s": timings.get("total_s"),
@@ -136,7 +138,10 @@ def _total(values: list[Any]) -> Any:
 
 def run_cost(costs: list[dict[str, Any]], passed: int) -> dict[str, Any]:
     """Totals over a sample's tasks, with tasks passed per dollar and per hour of task time."""
-    keys = (*TOKEN_KEYS, "model_calls", "cache_hits", "shared_cache_hits", "model_s", "browser_s", "task_s", "cost_usd")
+    keys = (
+        *TOKEN_KEYS, "model_calls", "cache_hits", "shared_cache_hits", "scripted_calls", "model_s", "browser_s",
+        "task_s", "cost_usd",
+    )  # fmt: skip
     totals = {key: _total([cost[key] for cost in costs]) for key in keys}
     dollars, seconds = totals["cost_usd"], totals["task_s"]
     totals["passed_per_dollar"] = passed / dollars if dollars else None

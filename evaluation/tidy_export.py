@@ -18,8 +18,8 @@ TIDY_FILE = "tasks.csv"
 COLUMNS = (
     "run", "label", "sample", "folder", "task_key", "sites", "kind", "difficulty", "outcome", "recorded_status",
     "errored", "counted", "score", "intermediate_score", "steps", "stop_reason", "prompt_tokens",
-    "cached_prompt_tokens", "completion_tokens", "model_calls", "cache_hits", "shared_cache_hits", "model_s",
-    "browser_s", "task_s", "cost_usd", "cost_note", "errors_rule",
+    "cached_prompt_tokens", "completion_tokens", "model_calls", "cache_hits", "shared_cache_hits", "scripted_calls",
+    "model_s", "browser_s", "task_s", "cost_usd", "cost_note", "errors_rule",
 )  # fmt: skip
 
 

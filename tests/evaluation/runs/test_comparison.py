@@ -140,7 +140,8 @@ def test_cost_beside_success_with_prices_and_n_a_when_a_server_reports_no_usage(
     ], models=models)  # fmt: skip
     silent = write_run(tmp_path / "silent", [
         record(1, "passed", usage={"policy": usage("policy", 0, 0, 0)}, timings={"episode_s": 5.0, "total_s": 6.0}),
-        record(2, "passed", usage={"policy": usage("policy", 0, 0, 0)}, timings={"episode_s": 5.0, "total_s": 6.0}),
+        record(2, "passed", usage={"policy": usage("policy", 0, 0, 0, scripted=2)},
+               timings={"episode_s": 5.0, "total_s": 6.0}),
     ], "agentoccam", models=models)  # fmt: skip
     prices = tmp_path / "prices.yaml"
     prices.write_text("small-vlm: {input: 1.0, cached_input: 0.1, output: 4.0}\n")
@@ -150,6 +151,9 @@ def test_cost_beside_success_with_prices_and_n_a_when_a_server_reports_no_usage(
     out = capsys.readouterr().out
     assert "no price for judge-llm" in out and "server reports no usage (policy)" in out
     assert "shared: calls served from another sample's cache entry" in out
+    # A run answered by the scripted test server says so beside its name; the model's run does not.
+    run_lines = [line for line in out.splitlines() if line.startswith("run 1:") or line.startswith("run 2:")]
+    assert "SCRIPTED" not in run_lines[0] and "[2 call(s) SCRIPTED (not a model result)]" in run_lines[1]
 
     table = pd.read_csv(out_dir / "tasks.csv").set_index(["run", "task_key"])
     first = table.loc[(1, "set:1")]
@@ -158,6 +162,7 @@ def test_cost_beside_success_with_prices_and_n_a_when_a_server_reports_no_usage(
     assert first["browser_s"] == pytest.approx(10.0 - 3.0) and first["model_s"] == pytest.approx(3.0)
     assert pd.isna(table.loc[(1, "set:2"), "cost_usd"])  # the judge's model has no price
     assert table.loc[(1, "set:2"), "shared_cache_hits"] == 1
+    assert table.loc[(2, "set:2"), "scripted_calls"] == 2 and table.loc[(1, "set:1"), "scripted_calls"] == 0
     assert pd.isna(table.loc[(2, "set:1"), "prompt_tokens"]) and pd.isna(table.loc[(2, "set:1"), "cost_usd"])
     cost_lines = out.split("cost per run")[1].splitlines()
     silent_line = next(line for line in cost_lines if line.startswith("run 2"))
