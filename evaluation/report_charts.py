@@ -30,6 +30,13 @@ def _data_url(figure) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def _legend_label(number: int, label: str, longest: int = 70) -> str:
+    """A run's legend entry, cut so a long label (every harness setting it changed) leaves the plot its width;
+    the page lists each run's whole label above the charts."""
+    text = f"run {number}: {label}"
+    return text if len(text) <= longest else text[: longest - 3] + "..."
+
+
 def _error_bar(rate: float, interval) -> tuple[float, float]:
     # Bars stay within [0, 1] (a t interval over few samples can pass them) and are never negative (a Wilson
     # bound at 0 or 1 can miss the rate by a rounding error).
@@ -52,7 +59,7 @@ def success_chart(comparison: Comparison) -> str:
         rates = [rate if rate is not None else 0.0 for rate, _ in cells]
         bars = [_error_bar(rate, interval) if rate is not None else (0.0, 0.0) for rate, interval in cells]
         positions = np.arange(len(groups)) + (index - (len(results) - 1) / 2) * width
-        axes.bar(positions, rates, width, label=f"run {index + 1}: {result.label}",
+        axes.bar(positions, rates, width, label=_legend_label(index + 1, result.label),
                  yerr=np.array(bars).T, capsize=3)  # fmt: skip
     axes.set_xticks(np.arange(len(groups)), groups)
     axes.set_ylim(0, 1.05)
@@ -98,7 +105,7 @@ def cost_chart(comparison: Comparison) -> str:
         drawn += 1
         low, high = _error_bar(result.mean_rate, result.interval)
         axes.errorbar([cost], [result.mean_rate], yerr=[[low], [high]], fmt="o", capsize=3,
-                      label=f"run {index}: {result.label}")  # fmt: skip
+                      label=_legend_label(index, result.label))  # fmt: skip
         axes.annotate(f"run {index}", (cost, result.mean_rate), textcoords="offset points", xytext=(6, 4), fontsize=8)
     axes.set_xlabel(label)
     axes.set_ylabel("success rate")
