@@ -68,6 +68,7 @@ class ReferencePrompt:
     template: str
     answer_phrase: str
     root: Path  # the checkout: example image paths are relative to it
+    constructor: str = ""  # the file's meta_data.prompt_constructor: which of the reference's builders reads it
 
     @property
     def wants_frames(self) -> bool:
@@ -78,28 +79,45 @@ class ReferencePrompt:
         return "{tutorial}" in self.template
 
 
+def read_prompt_file(path: Path, setting: str, fix: str) -> ReferencePrompt:
+    """A VideoWA prompt file (intro, worked examples, template, answer phrase) as the setting `setting` names
+    it; a missing or malformed file is one line ending with `fix`. Callers check what their kind needs."""
+    if not path.is_file():
+        raise UserError(f"{setting}: {path} does not exist; {fix}")
+    try:
+        data = json.loads(path.read_text())
+        intro, examples, template = data["intro"], data["examples"], data["template"]
+        meta = data["meta_data"]
+        answer_phrase, constructor = meta["answer_phrase"], str(meta.get("prompt_constructor") or "")
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
+        raise UserError(f"{setting}: {path} is not a VideoWA prompt file ({exc!s}); {fix}") from None
+    first = next((example[2] for example in examples if len(example) > 2 and example[2]), None)
+    if isinstance(first, list):  # a frame question's example holds a list of frames
+        first = first[0]
+    return ReferencePrompt(path, intro, examples, template, answer_phrase, checkout_root(path, first, setting),
+                           constructor)  # fmt: skip
+
+
 def load_reference_prompt(setting: str) -> ReferencePrompt:
     """Read and check the prompt file `agent.videowa_prompt_file` names; every problem is one line."""
     path = Path(setting).expanduser()
     fix = "point it at agent/prompts/jsons/p_som_cot_id_actree_3s*.json in your VideoWA checkout"
-    if not path.is_file():
-        raise UserError(f"agent.videowa_prompt_file: {path} does not exist; {fix}")
-    try:
-        data = json.loads(path.read_text())
-        intro, examples, template = data["intro"], data["examples"], data["template"]
-        answer_phrase = data["meta_data"]["answer_phrase"]
-    except (json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise UserError(f"agent.videowa_prompt_file: {path} is not a VideoWA prompt file ({exc!s}); {fix}") from None
-    for example in examples:
+    for example in _raw_examples(path):
         if len(example) < 3 or (len(example) > 3 and isinstance(example[3], str)):
             raise UserError(
                 f"agent.videowa_prompt_file: {path} shows its examples as video files, which only Gemini reads "
                 "there; use p_som_cot_id_actree_3s.json, ..._video_frame.json or ..._video_summary.json"
             )
-    first = examples[0][2] if examples else None
-    return ReferencePrompt(
-        path, intro, examples, template, answer_phrase, checkout_root(path, first, "agent.videowa_prompt_file")
-    )
+    return read_prompt_file(path, "agent.videowa_prompt_file", fix)
+
+
+def _raw_examples(path: Path) -> list[Any]:
+    """The file's examples before any other check (their shape decides which message applies); [] if unreadable."""
+    try:
+        examples = json.loads(path.read_text()).get("examples")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return examples if isinstance(examples, list) else []
 
 
 def checkout_root(path: Path, first_image: str | None, setting: str) -> Path:

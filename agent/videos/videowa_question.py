@@ -21,12 +21,10 @@ are PNG files opened as they are, so their colours are right.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.base.videowa_prompt import checkout_root
+from agent.base.videowa_prompt import ReferencePrompt, read_prompt_file
 from agent.videos.context import TaskVideo, VideoFrames
 from foundation.errors import UserError
 from model_access.client import ModelClient
@@ -37,17 +35,7 @@ SETTING = "video_context.videowa_question_file"
 FIX = "set it to agent/prompts/jsons/video_frame_intent_understanding.json in your VideoWA checkout"
 
 
-@dataclass(frozen=True)
-class QuestionPrompt:
-    path: Path
-    intro: str
-    examples: list[list[Any]]
-    template: str
-    answer_phrase: str
-    root: Path  # the checkout: example frame paths are relative to it
-
-
-def load_question_prompt(setting: str) -> QuestionPrompt:
+def load_question_prompt(setting: str) -> ReferencePrompt:
     """Read and check the file `video_context.videowa_question_file` names; every problem is one line."""
     if not setting:
         raise UserError(
@@ -55,24 +43,15 @@ def load_question_prompt(setting: str) -> QuestionPrompt:
             "(or --set video_context.intermediate_prompt=ours for our question)"
         )
     path = Path(setting).expanduser()
-    if not path.is_file():
-        raise UserError(f"{SETTING}: {path} does not exist; {FIX}")
-    try:
-        data = json.loads(path.read_text())
-        intro, examples, template = data["intro"], data["examples"], data["template"]
-        answer_phrase = data["meta_data"]["answer_phrase"]
-        constructor = data["meta_data"].get("prompt_constructor")
-    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
-        raise UserError(f"{SETTING}: {path} is not a VideoWA prompt file ({exc!s}); {FIX}") from None
-    if constructor != "VideoFrameUnderstandingPromptConstructor" or not all(
-        len(example) == 3 and isinstance(example[2], list) for example in examples
+    prompt = read_prompt_file(path, SETTING, FIX)
+    if prompt.constructor != "VideoFrameUnderstandingPromptConstructor" or not all(
+        len(example) == 3 and isinstance(example[2], list) for example in prompt.examples
     ):
-        raise UserError(f"{SETTING}: {path} is not a frame question file (it names {constructor}); {FIX}")
-    first = next((frames[0] for _, _, frames in examples if frames), None)
-    return QuestionPrompt(path, intro, examples, template, answer_phrase, checkout_root(path, first, SETTING))
+        raise UserError(f"{SETTING}: {path} is not a frame question file (it names {prompt.constructor}); {FIX}")
+    return prompt
 
 
-def question_messages(prompt: QuestionPrompt, question: str, frames: list[dict[str, Any]], audio: str) -> list[Message]:
+def question_messages(prompt: ReferencePrompt, question: str, frames: list[dict[str, Any]], audio: str) -> list[Message]:
     """The request: `frames` are image parts of the task's video, `audio` its transcript."""
     video = " ".join(f"[FRAME-{number}]" for number in range(1, len(frames) + 1))
     try:
@@ -95,7 +74,7 @@ def question_messages(prompt: QuestionPrompt, question: str, frames: list[dict[s
 
 
 def ask_like_videowa(
-    client: ModelClient, role: str, prompt: QuestionPrompt, question: str, videos: list[TaskVideo], frames: VideoFrames
+    client: ModelClient, role: str, prompt: ReferencePrompt, question: str, videos: list[TaskVideo], frames: VideoFrames
 ) -> tuple[str, dict[str, Any]]:
     """(the reply, the record) of the reference's question. The reference's task has one video; a task
     with several gets all their frames in order and their transcripts one after another."""
