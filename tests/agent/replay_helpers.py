@@ -40,3 +40,17 @@ def ground_truth_index(folder: Path, settings: Settings, tutorials: Path, names:
         video = VideoRecord(video_id=name, path=str(tutorials / f"{name}.mp4"), source="sandbox", title=name)
         index.add_video(name, trajectories, source_key="ground-truth", video=video)
     return index
+
+
+def replay_settings_for(settings: Settings, index_dir: Path, tutorial: str) -> Settings:
+    """A copy of the sandbox `settings` whose agent reads an index built, in `index_dir`, from the recorded
+    `tutorial`'s ground-truth actions (recorded first when missing)."""
+    import copy
+
+    from tasks.sandbox.tutorials.recorder import record_tutorials
+
+    (result,) = record_tutorials(settings, only=[tutorial])
+    settings = copy.deepcopy(settings)
+    ground_truth_index(index_dir, settings, result.files.actions.parent, [tutorial])
+    settings.agent.index_dir = str(index_dir)
+    return settings

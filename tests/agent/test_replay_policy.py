@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.agent.replay_helpers import ground_truth_index
+from tests.agent.replay_helpers import replay_settings_for
 
 from agent.replay.grounding import Grounder, PageView, anchor_nodes
 from agent.replay.values import choose_option, choose_typed_value, intent_values
@@ -21,7 +21,6 @@ from evaluation.environment import BrowserEnv
 from evaluation.runner import RunSpec, run
 from model_access.embeddings import Embedder
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
-from tasks.sandbox.tutorials.recorder import record_tutorials
 
 TUTORIAL = "shop_order_history"
 
@@ -126,12 +125,7 @@ def test_of_many_equal_buttons_the_one_by_the_tasks_product_is_chosen_even_out_o
 @pytest.fixture(scope="module")
 def replay_settings(sandbox, tmp_path_factory):
     """The sandbox settings reading an index built from the recorded tutorial's ground-truth actions."""
-    (result,) = record_tutorials(sandbox.settings, only=[TUTORIAL])
-    settings = copy.deepcopy(sandbox.settings)
-    index_dir = tmp_path_factory.mktemp("replay-index")
-    ground_truth_index(index_dir, settings, result.files.actions.parent, [TUTORIAL])
-    settings.agent.index_dir = str(index_dir)
-    return settings
+    return replay_settings_for(sandbox.settings, tmp_path_factory.mktemp("replay-index"), TUTORIAL)
 
 
 def play(settings, ids: str, out: Path) -> dict[str, dict]:

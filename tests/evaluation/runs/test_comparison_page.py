@@ -11,12 +11,11 @@ import argparse
 import copy
 
 import pytest
-from tests.agent.replay_helpers import ground_truth_index
+from tests.agent.replay_helpers import replay_settings_for
 
 from evaluation.report import report
 from evaluation.runner import RunSpec, run
 from tasks.loading import SANDBOX_CONFIGS_DIR
-from tasks.sandbox.tutorials.recorder import record_tutorials
 
 TUTORIAL = "shop_order_history"
 TASKS = "shop:20,shop:21"
@@ -24,11 +23,7 @@ TASKS = "shop:20,shop:21"
 
 @pytest.fixture(scope="module")
 def replay_runs(sandbox, tmp_path_factory):
-    (result,) = record_tutorials(sandbox.settings, only=[TUTORIAL])
-    settings = copy.deepcopy(sandbox.settings)
-    index_dir = tmp_path_factory.mktemp("replay-index")
-    ground_truth_index(index_dir, settings, result.files.actions.parent, [TUTORIAL])
-    settings.agent.index_dir = str(index_dir)
+    settings = replay_settings_for(sandbox.settings, tmp_path_factory.mktemp("replay-index"), TUTORIAL)
     folders = tmp_path_factory.mktemp("runs")
     runs = []
     for name, use_videos in (("no-videos", False), ("replay", True)):
