@@ -227,7 +227,7 @@ def sites_of_others(settings: Settings, names: list[str] | None = None) -> list[
         if ours and (pid is None or str(pid) == ours):
             continue
         where = f"pid {pid}, database {health.get('database', '?')}" if pid is not None else "an older server"
-        stop = f"`kill {pid}`" if pid is not None else "stopping it where it was started"
+        stop = f"`kill {pid}`" if pid is not None else "`videodemo sandbox stop` run with the cache that started it"
         lines.append(
             f"the {name} site at {url} was started from another cache or command ({where}), not from "
             f"{settings.paths.cache_dir}: `videodemo sandbox stop` here does not stop it; stop it with {stop}"

@@ -130,7 +130,9 @@ def test_cli_serve_status_stop_cycle(tmp_path):
 
 
 def test_sites_started_from_another_cache_are_named_with_how_to_stop_them(tmp_path):
-    ports = {"shop": free_port()}
+    # Both sites on free ports: `sandbox stop` looks at every site, and a sandbox already running on the default
+    # ports (a demo's) is another cache's too.
+    ports = {"shop": free_port(), "forum": free_port()}
     first, second = tmp_path / "first", tmp_path / "second"
     try:
         started = run([VIDEODEMO, "sandbox", "serve", "--background", "--site", "shop", *ports_args(ports)], first)
