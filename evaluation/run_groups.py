@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from foundation.errors import UserError
+from evaluation.run_manifest import configuration_identity
 from evaluation.run_records import RUN_FILE, iter_records, read_json
 
 ERROR_MODES = ("recorded", "fail", "exclude")
@@ -39,11 +40,10 @@ class Configuration:
 
 
 def identity_without_sample(manifest: dict[str, Any] | None, folder: Path) -> str:
-    identity = dict((manifest or {}).get("identity") or {})
+    identity = (manifest or {}).get("identity") or {}
     if not identity:
         return f"folder:{Path(folder).resolve()}"
-    identity.pop("sample", None)
-    return json.dumps(identity, sort_keys=True)
+    return json.dumps(configuration_identity(identity), sort_keys=True)
 
 
 def group_configurations(folders: list[Path], labels: list[str] | None = None) -> list[Configuration]:

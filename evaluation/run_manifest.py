@@ -96,6 +96,11 @@ def close_session(run_dir: Path, outcome: str) -> None:
     write_json(path, manifest)
 
 
+def configuration_identity(identity: dict[str, Any]) -> dict[str, Any]:
+    """A run's identity without its sample number: the same for every sample of one configuration."""
+    return {key: value for key, value in identity.items() if key != "sample"}
+
+
 def read_identity(run_dir: Path) -> dict[str, Any] | None:
     manifest = read_json(Path(run_dir) / RUN_FILE)
     return manifest.get("identity") if isinstance(manifest, dict) else None

@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from foundation.errors import UserError
 from foundation.folder_lock import FolderLock
-from evaluation.run_manifest import check_identity, close_session, open_session
+from evaluation.run_manifest import check_identity, close_session, configuration_identity, open_session
 from evaluation.run_records import is_finished, iter_records, record_collisions, task_folder
 from settings import Settings
 
@@ -110,10 +110,6 @@ def default_run_dir(settings: Settings, spec: RunSpec) -> Path:
     sample = f"-sample{settings.run.sample}" if settings.run.sample != 1 else ""
     return settings.paths.runs_dir / f"{policy}-{name}-{digest}{sample}"
 
-
-def configuration_identity(identity: dict[str, Any]) -> dict[str, Any]:
-    """A run's identity without its sample number: the same for every sample of one configuration."""
-    return {key: value for key, value in identity.items() if key != "sample"}
 
 
 @dataclass
