@@ -13,6 +13,7 @@ from string import Template
 from typing import Callable, Protocol
 
 from evaluation.errors import JudgeReplyError
+from model_access.reply_schema import ReplySchema, load_reply_schema
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 
@@ -84,10 +85,15 @@ def parse_same_reason(reply: str) -> str:
 
 
 class ModelJudge:
-    """A `Judge` that asks a model through `ask(system, user) -> reply`."""
+    """A `Judge` that asks a model through `ask(system, user, schema) -> reply` (schema: the reply's shape,
+    model_access/reply_schema.py, which the client sends when the judge role's structured_output is on)."""
 
-    def __init__(self, ask: Callable[[str, str], str], prompts_dir: Path = PROMPTS_DIR) -> None:
+    def __init__(self, ask: Callable[[str, str, ReplySchema], str], prompts_dir: Path = PROMPTS_DIR) -> None:
         self._ask = ask
+        self._schemas = {
+            name: load_reply_schema(PROMPTS_DIR / f"{name}.schema.json")
+            for name in ("judge_grade_user", "judge_reason_user")
+        }
         self._templates = {
             name: Template((prompts_dir / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n"))
             for name in ("judge_grade_system", "judge_grade_user", "judge_reason_system", "judge_reason_user")
@@ -108,10 +114,12 @@ class ModelJudge:
         )
 
     def grade(self, question: str, reference: str, answer: str) -> str:
-        return parse_grade(self._ask(*self.grade_prompt(question, reference, answer)))
+        reply = self._ask(*self.grade_prompt(question, reference, answer), self._schemas["judge_grade_user"])
+        return parse_grade(reply)
 
     def same_reason(self, task: str, reference_reason: str, answer: str) -> str:
-        return parse_same_reason(self._ask(*self.reason_prompt(task, reference_reason, answer)))
+        reply = self._ask(*self.reason_prompt(task, reference_reason, answer), self._schemas["judge_reason_user"])
+        return parse_same_reason(reply)
 
 
 def judge_from_client(client) -> ModelJudge | None:
@@ -121,8 +129,8 @@ def judge_from_client(client) -> ModelJudge | None:
         return None
     from model_access.messages import system_message, user_message
 
-    def ask(system: str, user: str) -> str:
+    def ask(system: str, user: str, schema: ReplySchema) -> str:
         messages = [system_message(system), user_message(user)]
-        return client.chat("judge", messages, stage="judge", temperature=0).text
+        return client.chat("judge", messages, stage="judge", temperature=0, reply_schema=schema).text
 
     return ModelJudge(ask)

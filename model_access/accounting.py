@@ -42,6 +42,9 @@ class Usage:
     cut_streams: int = 0
     # Answered calls whose server reported no token counts (llama-cpp-python's streams): their tokens are unknown.
     no_usage: int = 0
+    # Calls sent with a reply schema (models.<role>.structured_output), and replies that broke it anyway.
+    constrained: int = 0
+    schema_violations: int = 0
 
     def add(self, other: "Usage") -> None:
         for f in fields(self):

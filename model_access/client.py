@@ -61,6 +61,7 @@ from model_access.accounting import UsageLedger
 from model_access.cache import DiskCache, request_key
 from model_access.health import ConnectionWatch
 from model_access.messages import Message, count_images, estimate_prompt_tokens, join_text_parts, messages_for_key
+from model_access.reply_schema import ReplySchema
 from model_access.retry import (
     CallTimedOut,
     ContextOverflow,
@@ -72,6 +73,14 @@ from model_access.retry import (
 )
 from model_access.sampling import SampleScope, current_scope, is_sampled, sample_seed
 from model_access.scripted_server import is_scripted_reply
+from model_access.structured_output import (
+    OPENAI,
+    TRANSFORMERS,
+    ServerKinds,
+    check_mode,
+    request_fields,
+    resolve_mode,
+)
 from settings.schema import ModelRoleSettings, Settings
 
 log = logging.getLogger(__name__)
@@ -123,6 +132,8 @@ class ChatResult:
     cached_prompt_tokens: int = 0  # prompt tokens the server reused from its prefix cache (when it says)
     shared: bool = False  # a temperature-0 reply replayed from another sample's call
     usage_reported: bool = True  # False: the server sent no token counts (llama-cpp-python's streams)
+    constrained: bool = False  # sent with fields constraining it to a reply schema (structured_output)
+    schema_violation: str = ""  # why a constrained reply breaks its schema ("" when it keeps to it)
 
     @property
     def truncated(self) -> bool:
@@ -137,6 +148,7 @@ class ChatRequest:
     stage: str
     params: dict[str, Any] = field(default_factory=dict)
     use_cache: bool | None = None
+    reply_schema: ReplySchema | None = None
 
 
 class ModelClient:
@@ -157,6 +169,8 @@ class ModelClient:
         self._own_scope = SampleScope(sample=settings.run.sample)
         # Attempts in a row that cannot reach a role's server; at the limit its calls stop (model_access/health.py).
         self.connection_watch = ConnectionWatch(models.stop_after_connection_failures)
+        # Each endpoint's kind (vLLM, llama.cpp...), asked once, for the structured-output fields it reads.
+        self.server_kinds = ServerKinds(models.check_timeout_s)
 
     # -- public API -------------------------------------------------------------------------
 
@@ -180,13 +194,23 @@ class ModelClient:
         return bool(settings and settings.base_url and settings.model)
 
     def chat(
-        self, role: str, messages: list[Message], *, stage: str, use_cache: bool | None = None, **params: Any
+        self,
+        role: str,
+        messages: list[Message],
+        *,
+        stage: str,
+        use_cache: bool | None = None,
+        reply_schema: ReplySchema | None = None,
+        **params: Any,
     ) -> ChatResult:
         """One chat completion. `params` override the role's temperature / max_tokens / reasoning_effort /
-        timeout_s, and any other keyword (stop, seed, top_p, response_format...) is sent as a request field."""
+        timeout_s, and any other keyword (stop, seed, top_p, response_format...) is sent as a request field.
+        `reply_schema`: the shape the prompt asks for, sent as the server's constraint when the role's
+        `structured_output` is on (model_access/structured_output.py); the reply is free text otherwise."""
         role_settings = self.role_settings(role)
         messages = join_text_parts(messages)
         body, timeout_s = self._request_body(role_settings, messages, params)
+        constrained = reply_schema is not None and self._constrain(role, role_settings, body, reply_schema)
         keyed_messages = messages_for_key(messages)
         key, drawn = self._sample_key(role_settings, body, keyed_messages)
         use_cache = self.settings.models.use_cache if use_cache is None else use_cache
@@ -195,7 +219,7 @@ class ModelClient:
             entry = self.cache.get(key)
             if entry is not None and isinstance(entry.get("reply"), dict):
                 CALLS.add(made=1)
-                return self._replay(entry, role, stage, key)
+                return self._checked(self._replay(entry, role, stage, key), constrained, reply_schema)
 
         self._check_context(role, role_settings, body, stage)
         CALLS.add(made=1, waiting=1)
@@ -205,6 +229,37 @@ class ModelClient:
             CALLS.add(waiting=-1)
         if use_cache:
             self._store(key, result, role_settings, body, keyed_messages, drawn)
+        return self._checked(result, constrained, reply_schema)
+
+    def _constrain(self, role: str, role_settings: ModelRoleSettings, body: dict, schema: ReplySchema) -> bool:
+        """Add the fields that hold the reply to `schema` on this role's server; False when none are sent."""
+        mode = check_mode(role_settings.structured_output, role)
+        if mode == "off":
+            return False
+        api_key = os.environ.get(role_settings.api_key_env, "") if role_settings.api_key_env else ""
+        kind = self.server_kinds.of(role_settings.base_url, api_key)
+        chosen = resolve_mode(mode, kind)
+        if kind.kind == TRANSFORMERS or chosen == "off":
+            self.server_kinds.warn_once(role, f"models.{role}.structured_output={mode}: the {role} server at "
+                                              f"{role_settings.base_url} ({kind.describe()}) constrains no replies; "
+                                              "its structured replies stay free text")  # fmt: skip
+            return False
+        if kind.kind == OPENAI and schema.schema.get("type") != "object":
+            # OpenAI's strict schemas must be objects; a bare verdict (the judge's word) stays free text.
+            return False
+        body.update(request_fields(chosen, kind, schema))
+        return True
+
+    def _checked(self, result: ChatResult, constrained: bool, schema: ReplySchema | None) -> ChatResult:
+        """Count a constrained reply, and one that broke its schema (a server that ignored the constraint)."""
+        if not constrained or schema is None:
+            return result
+        result.constrained = True
+        result.schema_violation = schema.violation(result.text)
+        broke = int(bool(result.schema_violation))
+        self.ledger.record(result.stage, result.role, constrained=1, schema_violations=broke)
+        if result.schema_violation:
+            log.info("%s reply broke its schema %s: %s", result.role, schema.name, result.schema_violation)
         return result
 
     def chat_many(self, requests: Sequence[ChatRequest], *, return_exceptions: bool = False) -> list[Any]:
@@ -221,7 +276,8 @@ class ModelClient:
             futures = [
                 pool.submit(
                     contextvars.copy_context().run,
-                    self.chat, r.role, r.messages, stage=r.stage, use_cache=r.use_cache, **r.params,
+                    self.chat, r.role, r.messages, stage=r.stage, use_cache=r.use_cache, reply_schema=r.reply_schema,
+                    **r.params,
                 )
                 for r in requests
             ]

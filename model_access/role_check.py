@@ -14,11 +14,15 @@ requests (never cached):
 - the length limit: a reply asked to stop at a few tokens must stop there, else the
   server ignores the field we sent it under (`models.<role>.length_field`);
 - the instruction: "reply with the word OK" not followed is a warning, since a model
-  this weak will not follow the method's prompts either.
+  this weak will not follow the method's prompts either;
+- structured output: a probe held to a small JSON schema in the way the role's
+  `structured_output` (or, when off, `auto`) sends it; a reply that breaks the schema means
+  the server ignores the constraint, reported as a finding, never a crash.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +32,9 @@ from foundation.errors import UserError
 from model_access.client import ModelClient
 from model_access.health import check_endpoint
 from model_access.messages import user_message
+from model_access.reply_schema import ReplySchema
 from model_access.retry import error_summary
+from model_access.structured_output import TRANSFORMERS, check_mode, request_fields, resolve_mode
 
 OK, WARN, FAIL = "ok", "WARN", "FAILED"
 # Roles that read images: the VLM stages, and the policy's screenshot.
@@ -36,6 +42,14 @@ IMAGE_ROLES = ("vlm", "policy")
 # Prompt tokens an image must add at the least: every vision model spends tens to thousands on one.
 MIN_IMAGE_TOKENS = 8
 LENGTH_PROBE_TOKENS = 5
+# A reply no model gives unprompted ("OK" is asked for): only a server that holds decoding to it answers this.
+PROBE_SCHEMA = ReplySchema(
+    "probe",
+    json.dumps({
+        "type": "object", "additionalProperties": False, "required": ["word", "count"],
+        "properties": {"word": {"type": "string", "enum": ["OK", "NO"]}, "count": {"type": "integer"}},
+    }),
+)  # fmt: skip
 
 
 @dataclass
@@ -103,6 +117,8 @@ def check_role(client: ModelClient, role: str, *, speech: bool = False) -> RoleC
     _check_reply(client, role, check)
     if check.level != FAIL:
         _check_length_limit(client, role, check)
+    if check.level != FAIL:
+        _check_structured_output(client, role, check)
     if role in IMAGE_ROLES and check.level != FAIL:
         _check_images(client, role, check)
     return check
@@ -138,6 +154,43 @@ def _check_length_limit(client: ModelClient, role: str, check: RoleCheck) -> Non
         check.add(WARN, f"asked for at most {LENGTH_PROBE_TOKENS} tokens, the reply took {result.completion_tokens}: "
                         f"the server ignores the length field(s) sent (length_field={fields!r}); "
                         f"set models.{role}.length_field to the name it reads")  # fmt: skip
+
+
+def _check_structured_output(client: ModelClient, role: str, check: RoleCheck) -> None:
+    role_settings = client.role_settings(role)
+    mode = check_mode(role_settings.structured_output, role)
+    kind = client.server_kinds.of(role_settings.base_url)
+    tried = resolve_mode(mode if mode != "off" else "auto", kind)
+    setting = f"models.{role}.structured_output={mode}"
+    if tried == "off" or kind.kind == TRANSFORMERS:
+        level = OK if mode == "off" else WARN
+        check.add(level, f"structured output: the server ({kind.describe()}) constrains no replies, so structured "
+                         f"replies stay free text ({setting})")  # fmt: skip
+        return
+    try:
+        fields = request_fields(tried, kind, PROBE_SCHEMA)
+        result = _ask(client, role, "Reply with the single word OK.", max_tokens=24, **fields)
+    except UserError as exc:
+        check.add(WARN if mode != "off" else OK, f"structured output ({tried}) refused: {_short(exc)} ({setting})")
+        return
+    sent = ", ".join(sorted(fields))
+    if result.scripted:
+        check.add(OK, f"structured output: {tried} sent as {sent} (a scripted server: not checked; {setting})")
+        return
+    problem = PROBE_SCHEMA.violation(result.text)
+    if problem:
+        level = WARN if mode != "off" else OK
+        check.add(level, f"structured output: the server ({kind.describe()}) ignored the {tried} constraint sent as "
+                         f"{sent}: the reply {_short_text(result.text)!r} breaks the schema ({problem}); its "
+                         f"structured replies will be free text ({setting})")  # fmt: skip
+        return
+    advice = "" if mode != "off" else f"; off now: set models.{role}.structured_output=auto to use it"
+    check.add(OK, f"structured output: the server ({kind.describe()}) honours {tried} (sent as {sent}){advice}")
+
+
+def _short_text(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _check_images(client: ModelClient, role: str, check: RoleCheck) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from string import Template
 
 from foundation.errors import UserError
+from model_access.reply_schema import ReplySchema, load_reply_schema
 from settings.schema import ProcessingSettings
 
 BUNDLED_DIR = Path(__file__).resolve().parent / "prompts"
@@ -31,6 +32,15 @@ def template_text(name: str, settings: ProcessingSettings) -> str:
     if not bundled.is_file():
         raise UserError(f"prompt template {bundled} is missing: reinstall the project or restore the file")
     return bundled.read_text(encoding="utf-8")
+
+
+def reply_schema(name: str, settings: ProcessingSettings) -> ReplySchema:
+    """The schema of template `name`'s reply (`NAME.schema.json`), from the override folder when it has one."""
+    if settings.prompts_dir:
+        override = Path(settings.prompts_dir).expanduser() / f"{name}.schema.json"
+        if override.is_file():
+            return load_reply_schema(override)
+    return load_reply_schema(BUNDLED_DIR / f"{name}.schema.json")
 
 
 def render(name: str, settings: ProcessingSettings, **values: object) -> str:

@@ -16,7 +16,7 @@ from model_access.client import ModelClient
 from model_access.messages import user_message
 from model_access.replies import ReplyParseError, extract_json_object
 from retrieval.applications import Application
-from retrieval.prompt_templates import render
+from retrieval.prompt_templates import render, reply_schema
 
 STAGE = "query_generation"
 _LABEL = re.compile(r"^\s*(?:search\s+)?query\s*:\s*", re.IGNORECASE)
@@ -38,7 +38,8 @@ def generate_query(client: ModelClient, application: Application, max_words: int
     result = QueryResult(application.key, "")
     previous: str | None = None
     for _ in range(2):
-        reply = client.chat("llm", [user_message(_prompt(application, max_words, previous))], stage=STAGE).text
+        message = user_message(_prompt(application, max_words, previous))
+        reply = client.chat("llm", [message], stage=STAGE, reply_schema=reply_schema("query")).text
         query = read_query(reply)
         words = len(query.split())
         result.attempts.append({"reply": reply, "query": query, "words": words})

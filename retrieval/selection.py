@@ -15,7 +15,7 @@ from model_access.replies import ReplyParseError, extract_json_list
 from retrieval.applications import Application
 from retrieval.candidates import Candidate, clock
 from retrieval.manifest import Rejection
-from retrieval.prompt_templates import render
+from retrieval.prompt_templates import render, reply_schema
 
 STAGE = "coarse_selection"
 DESCRIPTION_CHARS = 300  # a description's opening says what the video is; the rest is links and hashtags
@@ -48,7 +48,7 @@ def select_coarse(
         task=intent,
         videos="\n".join(_line(candidate) for candidate in candidates),
     )
-    reply = client.chat("llm", [user_message(prompt)], stage=STAGE).text
+    reply = client.chat("llm", [user_message(prompt)], stage=STAGE, reply_schema=reply_schema("coarse")).text
     try:
         items = extract_json_list(reply)
     except ReplyParseError as exc:

@@ -22,7 +22,7 @@ from model_access.replies import ReplyParseError, extract_json_object, parse_yes
 from foundation.subtitles import parse_subtitles
 from foundation.video_io import iter_frames, probe
 from retrieval.applications import Application
-from retrieval.prompt_templates import render
+from retrieval.prompt_templates import render, reply_schema
 
 STAGE = "video_verification"
 JPEG_QUALITY = 85
@@ -89,7 +89,7 @@ def verification_request(
         transcript=transcript,
         frame_count=len(frames),
     )
-    return ChatRequest("vlm", [user_message(prompt, frames)], stage=STAGE)
+    return ChatRequest("vlm", [user_message(prompt, frames)], stage=STAGE, reply_schema=reply_schema("verification"))
 
 
 def read_verdict(reply: str) -> Verdict:

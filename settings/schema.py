@@ -126,6 +126,9 @@ class ModelRoleSettings:
     # server that honours seeds (vLLM, llama.cpp, OpenAI best-effort) draws the same sample again if the cache
     # is lost; off for a server that rejects the field. A seed given in extra_body or to `chat` wins.
     send_seed: bool = True
+    # Constrain structured replies (selection, labels, merging, objectives, filters, judge) to their schema:
+    # off (the paper: free text) | json_schema | grammar | auto (what the server's kind honours); docs/models.md.
+    structured_output: str = "off"
 
 
 @dataclass

@@ -36,7 +36,7 @@ from agent.videos.demonstration import CONTINUED, SELECTED, Demonstration, numbe
 from agent.videos.images import keyframe_data_url
 from agent.videos.page import page_title, ranking_query
 from agent.method.selection_replies import read_choice, read_continuation, read_picks
-from agent.method.templates import block, render
+from agent.method.templates import block, render, reply_schema
 from evaluation.observation import Observation, tab_header
 from model_access.client import ModelClient
 from model_access.messages import Message, image_part
@@ -171,7 +171,8 @@ class TwoStageSelector:
         material = block(
             "select_continuation", demo_objective=previous.objective, demo_steps=numbered_steps(previous.actions)
         )
-        reply = self._chat([self._message(context, "select_continuation_intro", [material])], CONTINUATION_STAGE)
+        message = self._message(context, "select_continuation_intro", [material])
+        reply = self._chat([message], CONTINUATION_STAGE, "select_continuation")
         return read_continuation(reply)
 
     def _ask_stage1(self, context: dict[str, str], pool: CandidatePool) -> tuple[list[Candidate], str, list[str]]:
@@ -186,7 +187,8 @@ class TwoStageSelector:
         )
         per_video = self.settings.selection.candidates_per_video
         material = block("select_stage1", listing=listing, per_video=per_video)
-        numbers, reason = read_picks(self._chat([self._message(context, "select_stage1_intro", [material])], STAGE1))
+        message = self._message(context, "select_stage1_intro", [material])
+        numbers, reason = read_picks(self._chat([message], STAGE1, "select_stage1"))
         known = pool.by_number()
         picks: list[Candidate] = []
         ignored: list[str] = []
@@ -219,7 +221,7 @@ class TwoStageSelector:
                 parts.append(image_part(url))
         parts.append(block("select_stage2_question"))
         message = self._message(context, "select_stage2_intro", parts, screen_last=False)
-        number, reason = read_choice(self._chat([message], STAGE2))
+        number, reason = read_choice(self._chat([message], STAGE2, "select_stage2_question"))
         if number is None:
             return None, reason
         chosen = next((c for c in picks if c.number == number), None)
@@ -265,8 +267,9 @@ class TwoStageSelector:
 
     # ---- calls and their cost ----
 
-    def _chat(self, messages: list[Message], stage: str) -> str:
-        return self.client.chat(self.role, messages, stage=stage).text
+    def _chat(self, messages: list[Message], stage: str, asked_by: str) -> str:
+        """The reply to one selection call; `asked_by` names the prompt whose schema the reply keeps to."""
+        return self.client.chat(self.role, messages, stage=stage, reply_schema=reply_schema(asked_by)).text
 
     def _usage(self) -> dict[str, int]:
         ledger = self.client.ledger

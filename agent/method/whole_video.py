@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.videos.candidates import CandidateSource
 from agent.method.selection_replies import read_video
-from agent.method.templates import render
+from agent.method.templates import render, reply_schema
 from model_access.client import ModelClient
 from model_access.replies import ReplyParseError
 from processing.records import Trajectory
@@ -38,7 +38,8 @@ def ask_for_video(
         for n, video_id in enumerate(video_ids, 1)
     )
     prompt = render("whole_video_choice", objective=intent, listing=listing)
-    reply = client.chat(role, [{"role": "user", "content": prompt}], stage=STAGE).text
+    schema = reply_schema("whole_video_choice")
+    reply = client.chat(role, [{"role": "user", "content": prompt}], stage=STAGE, reply_schema=schema).text
     number, reason = read_video(reply, len(video_ids))
     video_id = video_ids[number - 1]
     return video_id, {"video": video_id, "asked": "yes", "reason": reason}

@@ -17,7 +17,7 @@ from model_access.messages import user_message
 from model_access.replies import ReplyParseError, extract_json
 from processing.records import LabeledAction, VideoRecord
 from processing.stages.asking import StageStats, ask_parsed, prompt_identity, role_identity
-from processing.templates import render
+from processing.templates import render, reply_schema
 from settings.schema import Settings
 
 STAGE = "action_filtering"
@@ -83,7 +83,8 @@ def filter_actions(
         transcript=inputs["transcript"] or "(none)",
         actions=numbered(actions),
     )
-    request = ChatRequest("llm", [user_message(prompt)], STAGE)
+    schema = reply_schema(TEMPLATE, settings.processing)
+    request = ChatRequest("llm", [user_message(prompt)], STAGE, reply_schema=schema)
     outcome = ask_parsed(
         client, [request], lambda _, reply: parse_relevant(reply, len(actions)), settings.processing, [video.video_id]
     )

@@ -111,6 +111,8 @@ def role_identity(settings: Settings, role: str) -> dict[str, Any]:
         "max_tokens": role_settings.max_tokens,
         "reasoning_effort": role_settings.reasoning_effort,
         "extra_body": role_settings.extra_body,
+        # Only when on, so stage keys made before the setting existed stay valid.
+        **({"structured_output": role_settings.structured_output} if role_settings.structured_output != "off" else {}),
     }
 
 
@@ -130,7 +132,9 @@ def _retry_request(
     problem = " ".join(str(error).split())[:200]
     reminder = render(REMINDER_TEMPLATE, settings, problem=problem)
     messages = [*request.messages, assistant_message(result.text), user_message(reminder)]
-    return ChatRequest(request.role, messages, request.stage, dict(request.params), request.use_cache)
+    return ChatRequest(
+        request.role, messages, request.stage, dict(request.params), request.use_cache, request.reply_schema
+    )
 
 
 def after_heading(reply: str, heading: str) -> str:

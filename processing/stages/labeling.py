@@ -25,7 +25,7 @@ from processing.plugins import Clip
 from processing.records import LabeledAction, VideoRecord
 from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.frames import model_image
-from processing.templates import render
+from processing.templates import render, reply_schema
 from settings.schema import ProcessingSettings, Settings
 
 STAGE = "labeling"
@@ -168,9 +168,14 @@ class VlmLabeler:
         self, video: VideoRecord, keyframes: list[KeyFrame], client: ModelClient
     ) -> tuple[list[Clip], StageStats]:
         ranges = self.clips(len(keyframes))
-        requests = [ChatRequest("vlm", [self._message(video, keyframes, first, last)], STAGE) for first, last in ranges]
-        labels = [f"{video.video_id} frames {first}-{last}" for first, last in ranges]
         kinds = kept_kinds(self.processing)
+        # The schema's action kinds are the configured platform's (the file lists the web's).
+        schema = reply_schema(TEMPLATE, self.processing).with_enum(("items", "properties", "type"), kinds)
+        requests = [
+            ChatRequest("vlm", [self._message(video, keyframes, first, last)], STAGE, reply_schema=schema)
+            for first, last in ranges
+        ]
+        labels = [f"{video.video_id} frames {first}-{last}" for first, last in ranges]
 
         def parse(i: int, reply: str) -> list[LabeledAction]:
             first, last = ranges[i]

@@ -23,7 +23,7 @@ from model_access.replies import ReplyParseError, extract_json_list
 from processing.plugins import Clip
 from processing.records import LabeledAction
 from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
-from processing.templates import render
+from processing.templates import render, reply_schema
 from settings.schema import Settings
 
 STAGE = "merging"
@@ -130,7 +130,9 @@ def merge_clips(
         last_id=len(actions) - 1,
         actions="\n".join(f"{i}. {describe(action)}" for i, action in enumerate(actions)),
     )
-    request = ChatRequest("llm", [user_message(prompt)], STAGE)
+    kinds = kept_kinds(settings.processing)
+    schema = reply_schema(TEMPLATE, settings.processing).with_enum(("items", "properties", "type"), kinds)
+    request = ChatRequest("llm", [user_message(prompt)], STAGE, reply_schema=schema)
     outcome = ask_parsed(
         client, [request], lambda _, reply: parse_groups(reply, len(actions)), settings.processing, [video_id]
     )

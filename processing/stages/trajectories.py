@@ -23,7 +23,7 @@ from processing.changed_frames import KeyFrame
 from processing.records import LabeledAction, Trajectory, VideoRecord
 from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.frames import model_image
-from processing.templates import render
+from processing.templates import render, reply_schema
 from settings.schema import Settings
 
 STAGE = "trajectories"
@@ -193,10 +193,12 @@ class VlmObjectives:
         client: ModelClient,
     ) -> tuple[list[str | None], StageStats]:
         requests = []
+        schema = reply_schema(QUESTION_TEMPLATE, self.settings.processing)
         for i, j in spans:  # by start, then end: calls of one start follow each other (see objective_message)
             steps = actions[i : j + 1]
             before, after = frames_around(steps, keyframes)
-            requests.append(ChatRequest("vlm", [objective_message(steps, before, after, self.settings)], STAGE))
+            message = objective_message(steps, before, after, self.settings)
+            requests.append(ChatRequest("vlm", [message], STAGE, reply_schema=schema))
         labels = [f"{video.video_id} actions {i}-{j}" for i, j in spans]
         outcome = ask_parsed(client, requests, _objective_of, self.settings.processing, labels)
         return outcome.values, outcome.stats

@@ -22,7 +22,7 @@ from processing.changed_frames import KeyFrame
 from processing.records import Trajectory
 from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.trajectories import format_steps, frames_around, two_frame_message
-from processing.templates import render
+from processing.templates import render, reply_schema
 from settings.schema import Settings
 
 STAGE = "trajectory_filtering"
@@ -66,12 +66,14 @@ def check_trajectories(
         kept = [replace(t, checks={"filtering": "off"}) for t in trajectories]
         return kept, [], StageStats()
     requests = []
+    schema = reply_schema(TEMPLATE, settings.processing)
     for trajectory in trajectories:
         prompt = render(
             TEMPLATE, settings.processing, objective=trajectory.objective, actions=format_steps(trajectory.actions)
         )
         before, after = frames_around(trajectory.actions, keyframes)
-        requests.append(ChatRequest("vlm", [two_frame_message(prompt, before, after, settings)], STAGE))
+        message = two_frame_message(prompt, before, after, settings)
+        requests.append(ChatRequest("vlm", [message], STAGE, reply_schema=schema))
     labels = [t.trajectory_id for t in trajectories]
     outcome = ask_parsed(client, requests, lambda _, reply: parse_checks(reply), settings.processing, labels)
     kept: list[Trajectory] = []

@@ -10,6 +10,7 @@ One run plays four tasks, each with its own scripted story:
 - task 37: stage 2 chooses none, and the policy never gives an action: three
   unparseable replies end the episode (`agent.early_stop: consecutive`, ours; the
   method's default, as AgentOccam's runner, stops only at the step limit).
+The policy role's `structured_output` is `auto`: selection calls carry their reply schemas.
 """
 
 from __future__ import annotations
@@ -82,7 +83,9 @@ def _rules() -> list[dict]:
 def method_run(run_agent, sandbox):
     sandbox.reset()
     run = run_agent(_rules(), "1,6,20,37", "--max-steps", "4", "--set", f"selection.stage1_pool_per_video={POOL}",
-                    "--set", "selection.stage1_precut=true", "--set", "agent.early_stop=consecutive")  # fmt: skip
+                    "--set", "selection.stage1_precut=true", "--set", "agent.early_stop=consecutive",
+                    # selection's replies held to their schemas (the scripted server takes any form; it says "scripted")
+                    "--set", "models.policy.structured_output=auto")  # fmt: skip
     assert run.exit_code == 0, run.stdout
     return run
 
@@ -213,6 +216,22 @@ def test_the_summary_reports_selection_cost_per_step_beside_the_policys(method_r
     assert rows["selection_stage2"]["images"] > 0 and rows["policy"]["images"] > 1  # keyframes plus screenshots
     assert "policy model cost per step (10 steps)" in method_run.stdout
     assert "selection (all)" in method_run.stdout
+
+
+def test_each_selection_call_carries_its_reply_schema_and_a_prose_reply_is_counted(method_run) -> None:
+    schema_of = {"continuation": "select_continuation", "stage1": "select_stage1", "stage2": "select_stage2_question"}
+    for request in method_run.requests:
+        response_format = request.body.get("response_format")
+        if request.kind in schema_of:
+            assert response_format["type"] == "json_schema", request.kind
+            assert response_format["json_schema"]["name"] == schema_of[request.kind]
+        else:  # the policy's own reply is free text (its grammar is a separate, off-by-default setting)
+            assert response_format is None, request.kind
+    rows = [row for path in sorted((method_run.out / "tasks").glob("*/record.json"))
+            for row in json.loads(path.read_text())["usage"]["policy"]["rows"]]  # fmt: skip
+    constrained = sum(row.get("constrained", 0) for row in rows)
+    assert constrained == sum(request.kind in schema_of for request in method_run.requests)
+    assert sum(row.get("schema_violations", 0) for row in rows) == 1  # task 6's "I would go with the third one"
 
 
 @pytest.fixture(scope="module")

@@ -172,6 +172,7 @@ class Request:
     text: str
     images: list[str]  # mime type of each attached image, in order
     messages: list[dict[str, Any]]
+    body: dict[str, Any]  # the whole request as sent (sampling and structured-output fields)
 
 
 def chat_requests(server) -> list[Request]:
@@ -180,7 +181,7 @@ def chat_requests(server) -> list[Request]:
         messages = entry["body"]["messages"]
         text = prompt_text(messages)
         kind = next((name for marker, name in KINDS.items() if marker in text), "other")
-        requests.append(Request(kind, text, image_types(messages), messages))
+        requests.append(Request(kind, text, image_types(messages), messages, entry["body"]))
     return requests
 
 
