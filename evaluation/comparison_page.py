@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.comparison import Comparison, flipped_tasks, sample_record
+from evaluation.comparison_health import TITLE as HEALTH_TITLE
+from evaluation.comparison_health import health_usage_rows
 from evaluation.comparison_text import COST_HEADER, cost_rows, errored_lines, pair_text, samples_text
 from evaluation.report import css, demonstration_html, environment, episode_steps, render_value
 from evaluation.report_charts import cost_chart, success_chart
@@ -142,11 +144,13 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
     ]
     pairs = [pair_text(index, pair, comparison.confidence) for index, pair in enumerate(comparison.pairs, start=2)]
     costs, notes = cost_rows(comparison)
+    health_header, health_rows, health_notes = health_usage_rows(comparison)
     page = environment().get_template("comparison.html").render(
         css=css(), runs=runs, success_chart=success_chart(comparison), cost_chart=cost_chart(comparison),
         rates=rate_table([result.pooled for result in comparison.results]), errored=errored_lines(comparison),
         samples=samples_text(comparison), pairs=pairs, cost_header=COST_HEADER, cost_rows=costs,
-        cost_notes=notes, flips=flips,
+        cost_notes=notes, flips=flips, health_title=HEALTH_TITLE, health_header=health_header,
+        health_rows=health_rows, health_notes=health_notes,
         tasks=_task_table(comparison), errors_note=f"{ERRORS_NOTE[comparison.errors]} (--errors {comparison.errors})",
     )  # fmt: skip
     index_path = folder / REPORT_PAGE

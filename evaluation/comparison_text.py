@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from evaluation.comparison import Comparison, ConfigurationResult
+from evaluation.comparison_health import health_usage_table
 from evaluation.paired_stats import PAIRING_NOTE, Interval, PairedComparison
 from evaluation.run_comparison import differing_tasks, only_in_some, rate_table, task_outcomes
 from evaluation.run_costs import shown
@@ -138,5 +139,5 @@ def comparison_text(comparison: Comparison) -> str:
     if samples:
         parts.append(samples)
     parts += [pair_text(index, pair, comparison.confidence) for index, pair in enumerate(comparison.pairs, start=2)]
-    parts.append(cost_table(comparison))
+    parts += [health_usage_table(comparison), cost_table(comparison)]
     return "\n\n".join(parts)

@@ -100,6 +100,8 @@ def task_cost(
         **tokens,
         "model_calls": sum(int(row.get("calls", 0)) for row in rows),
         "cache_hits": sum(int(row.get("cache_hits", 0)) for row in rows),
+        # Calls that got no reply after every retry (timeouts, refusals, cut streams each time).
+        "failed_calls": sum(int(row.get("failures", 0)) for row in rows),
         "shared_cache_hits": sum(int(row.get("shared_cache_hits", 0)) for row in rows),
         # Replies of the scripted test server: a run with any is labelled as not a model result.
         "scripted_calls": sum(int(row.get("scripted", 0)) for row in rows),
@@ -139,7 +141,7 @@ def _total(values: list[Any]) -> Any:
 def run_cost(costs: list[dict[str, Any]], passed: int) -> dict[str, Any]:
     """Totals over a sample's tasks, with tasks passed per dollar and per hour of task time."""
     keys = (
-        *TOKEN_KEYS, "model_calls", "cache_hits", "shared_cache_hits", "scripted_calls", "model_s", "browser_s",
+        *TOKEN_KEYS, "model_calls", "cache_hits", "failed_calls", "shared_cache_hits", "scripted_calls", "model_s", "browser_s",
         "task_s", "cost_usd",
     )  # fmt: skip
     totals = {key: _total([cost[key] for cost in costs]) for key in keys}

@@ -20,6 +20,16 @@ from model_access.accounting import tokens_unknown
 UNREADABLE_SELECTION = "unreadable_reply"
 COUNTS = ("unparseable_steps", "unreadable_selections", "truncated_replies", "cut_streams", "timeouts",
           "context_overflows", "retries")  # fmt: skip
+# What each count is called in the run summary and the comparison's side-by-side table.
+LABELS = {
+    "unparseable_steps": "steps with no readable action",
+    "unreadable_selections": "selection replies unreadable",
+    "truncated_replies": "replies cut at the length limit",
+    "cut_streams": "streams cut by the server (retried)",
+    "timeouts": "calls timed out",
+    "context_overflows": "prompts over the context",
+    "retries": "retries",
+}
 
 
 def step_usage(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -85,16 +95,7 @@ def health_text(health: dict[str, Any], steps: int) -> str:
     if not health:
         return ""
     lines = [["model replies", "count", "tasks"]]
-    labels = {
-        "unparseable_steps": "steps with no readable action",
-        "unreadable_selections": "selection replies unreadable",
-        "truncated_replies": "replies cut at the length limit",
-        "cut_streams": "streams cut by the server (retried)",
-        "timeouts": "calls timed out",
-        "context_overflows": "prompts over the context",
-        "retries": "retries",
-    }
     for name in COUNTS:
-        lines.append([labels[name], str(health["totals"].get(name, 0)), str(health["tasks_with"].get(name, 0))])
+        lines.append([LABELS[name], str(health["totals"].get(name, 0)), str(health["tasks_with"].get(name, 0))])
     reasons = ", ".join(f"{reason} {count}" for reason, count in health.get("stop_reasons", {}).items())
     return f"model health ({steps} steps):\n" + text_columns(lines) + f"\nepisodes ended by: {reasons or '-'}"

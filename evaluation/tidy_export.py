@@ -2,8 +2,10 @@
 
 `outcome` is the status as the report counted it (under `--errors`), `recorded_status` the
 record's own; `errored` names why a task errored ("error", "context overflow") or is empty.
-Unknown numbers (a server that reports no usage, a model without a price) are empty cells,
-which pandas reads as NaN, never 0.
+Model health (evaluation/run_health.py: steps with no readable action, cut streams, re-asks
+as retries, ...) is counted per task beside the usage. Unknown numbers (a server that reports
+no usage, a model without a price, a record older than model health) are empty cells, which
+pandas reads as NaN, never 0.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from typing import Any
 
 from evaluation.comparison import Comparison
 from evaluation.run_groups import errored_reason
+from evaluation.run_health import COUNTS as HEALTH_COUNTS
 
 TIDY_FILE = "tasks.csv"
 COLUMNS = (
     "run", "label", "sample", "folder", "task_key", "sites", "kind", "difficulty", "outcome", "recorded_status",
     "errored", "counted", "score", "intermediate_score", "steps", "stop_reason", "prompt_tokens",
-    "cached_prompt_tokens", "completion_tokens", "model_calls", "cache_hits", "shared_cache_hits", "scripted_calls",
-    "model_s", "browser_s", "task_s", "cost_usd", "cost_note", "errors_rule",
+    "cached_prompt_tokens", "completion_tokens", "model_calls", "cache_hits", "failed_calls", "shared_cache_hits",
+    "scripted_calls", "model_s", "browser_s", "task_s", "cost_usd", "cost_note", *HEALTH_COUNTS, "errors_rule",
 )  # fmt: skip
 
 
@@ -35,10 +38,18 @@ def tidy_rows(comparison: Comparison) -> list[dict[str, Any]]:
                     "recorded_status": record.get("recorded_status"), "errored": errored_reason(record) or "",
                     "counted": record["status"] in ("passed", "failed"), "score": record.get("score"),
                     "intermediate_score": record.get("intermediate_score"), "steps": record.get("steps"),
-                    "stop_reason": record.get("stop_reason"), **costs[record["task_key"]],
+                    "stop_reason": record.get("stop_reason"), **costs[record["task_key"]], **_health(record),
                     "errors_rule": comparison.errors,
                 })  # fmt: skip
     return rows
+
+
+def _health(record: dict[str, Any]) -> dict[str, Any]:
+    """The task's model-health counts; empty cells for a record written before they were kept (unknown, not 0)."""
+    health = record.get("model_health")
+    if not isinstance(health, dict):
+        return dict.fromkeys(HEALTH_COUNTS)
+    return {name: int(health.get(name) or 0) for name in HEALTH_COUNTS}
 
 
 def write_tidy(comparison: Comparison, folder: Path) -> Path:

@@ -42,6 +42,12 @@ class Loudness:
         first, last = int(start_s / FRAME_S), int(math.ceil(end_s / FRAME_S))
         return float(np.count_nonzero(self.dbfs[first:last] > silence_dbfs)) * FRAME_S
 
+    def first_sound_s(self, start_s: float, end_s: float, silence_dbfs: float) -> float | None:
+        """Where the first frame louder than `silence_dbfs` begins, between `start_s` and `end_s`; None if none is."""
+        first, last = int(start_s / FRAME_S), int(math.ceil(end_s / FRAME_S))
+        loud = np.flatnonzero(self.dbfs[first:last] > silence_dbfs)
+        return round((first + int(loud[0])) * FRAME_S, 3) if loud.size else None
+
 
 @dataclass(frozen=True)
 class Piece:

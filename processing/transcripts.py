@@ -6,8 +6,10 @@ nothing. The audio goes up in pieces of at most `processing.speech.piece_max_s` 
 default, so a piece stays far below the 25 MB upload cap of common servers), each piece's
 cues shifted by its start; a piece with almost no sound sends no request, and a segment
 Whisper itself calls probably not speech over silent audio (its "You" on silence) is
-dropped. A server that answers text without timing gives one cue spanning the piece, with
-a warning. The timed transcript is kept as `transcript.vtt` in the video's artifact
+dropped. Whisper often starts a piece's first segment at 0.0 s however late the speech
+begins (the end is right), so a cue's start is moved to the first sound under it
+(`processing.speech.cue_start_at_sound`). A server that answers text without timing gives
+one cue spanning the piece, with a warning. The timed transcript is kept as `transcript.vtt` in the video's artifact
 folder, so it can be cut to a time span; the plain text goes into the video's record (and
 from there into the index). When there is none, `reason` says why in one line.
 """
@@ -49,6 +51,7 @@ class TranscriptResult:
     pieces: int = 0  # pieces the audio was cut into
     silent_pieces: int = 0  # of which sent no request
     dropped: int = 0  # segments dropped as probably not speech
+    moved_starts: int = 0  # cues whose start was moved past the silence the server put at their beginning
     warnings: list[str] = field(default_factory=list)
 
 
@@ -100,6 +103,13 @@ def video_transcript(
                     log.info("dropped %r at %.1f-%.1f s of %s: no-speech probability %.2f over silent audio",
                              segment["text"], start, end, video_path.name, segment["no_speech_prob"])  # fmt: skip
                     continue
+                if speech.cue_start_at_sound:
+                    sound = envelope.first_sound_s(start, end, speech.silence_dbfs)
+                    if sound is not None and sound > start:
+                        result.moved_starts += 1
+                        log.info("cue %r of %s starts at %.1f s where the server said %.1f s (silence before it)",
+                                 segment["text"], video_path.name, sound, start)  # fmt: skip
+                        start = sound
                 cues.append(Cue(round(start, 3), round(min(end, piece.end_s), 3), " ".join(segment["text"].split())))
     cues = [cue for cue in cues if cue.text]
     if not cues:

@@ -253,6 +253,9 @@ class SpeechSettings:
     # A segment Whisper gives a no-speech probability at or above this is dropped when the audio under it
     # is silent (Whisper writes "You" over silence at 0.95; espeak-ng narration scores up to 0.84).
     drop_no_speech_prob: float = 0.6
+    # Move a cue's start to the first sound under it: Whisper puts a piece's first segment at 0.0 s over
+    # leading silence (faster-whisper-server: 0.0 for speech at 3 s and at 8 s), so cues started early.
+    cue_start_at_sound: bool = True
     # Form fields that repeat the model name beside `model`: faster-whisper-server reads `model_name`.
     model_name_fields: list[str] = field(default_factory=lambda: ["model_name"])
 

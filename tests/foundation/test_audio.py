@@ -45,6 +45,9 @@ def test_long_silence_is_cut_out_and_the_speech_around_it_kept(tmp_path) -> None
     assert first.start_s == 0 and 1.5 < first.end_s < 3.0  # the phrase (1.5 s) and half a second of padding
     assert 41.0 < second.start_s < 42.0 and second.end_s == 50  # the short silence after it stays
     assert gap.start_s == first.end_s and gap.end_s == second.start_s
+    # Where sound begins after a silence (a transcript cue's start is moved there), and none over silence.
+    assert envelope.first_sound_s(20.0, 50.0, -50) == pytest.approx(42.0, abs=0.1)
+    assert envelope.first_sound_s(5.0, 40.0, -50) is None
     # Without cutting: one audible piece.
     whole = plan_pieces(envelope, max_s=600, cut_window_s=20, silence_dbfs=-50, min_sound_s=0.3)
     assert [(p.start_s, p.end_s, p.audible) for p in whole] == [(0.0, 50.0, True)]

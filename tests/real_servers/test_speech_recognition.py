@@ -166,3 +166,29 @@ def test_a_twenty_minute_track_goes_up_in_small_pieces_with_true_cue_times(whisp
         assert found and abs(found[0].start_s - at) < 3.0, (word, at, [(c.start_s, c.text) for c in cues])
     assert len(cues) == 4, [c.text for c in cues]  # nothing invented over the silence
     assert result.silent_pieces >= 5
+
+
+def test_a_cue_after_leading_silence_starts_with_the_speech_not_at_zero(whisper_server, tmp_path):
+    # Narration from 3 s on. Whisper dates a piece's first segment from 0.0 s whatever the silence before it
+    # (the end is right); the transcript stage moves the cue's start to the first sound under it.
+    phrase, spoken_s = _say(tmp_path, "Open the shop and search for a blue kettle. Then sort the results by price.",
+                            "phrase")  # fmt: skip
+    track = tmp_path / "late.wav"
+    _run([_tool("ffmpeg"), "-v", "error", "-y", "-i", str(phrase), "-af", "adelay=3000,apad=pad_dur=2", "-ar", "16000",
+          "-ac", "1", str(track)])  # fmt: skip
+    video = _video_with_audio(tmp_path, track, 3.0 + spoken_s + 2.0, "late_start.mp4")
+    settings = _client_settings(tmp_path, whisper_server.base_url, whisper_server.model)
+    with ModelClient(settings) as client:
+        result = video_transcript(video, tmp_path / "moved", client, "en")
+    cues = timed_transcript(tmp_path / "moved")
+    assert result.moved_starts >= 1 and abs(cues[0].start_s - 3.0) < 0.3, [(c.start_s, c.end_s) for c in cues]
+    assert abs(cues[-1].end_s - (3.0 + spoken_s)) < 1.5 and "kettle" in cues[0].text.lower()
+
+    # The server's own timing, replayed from the model cache (no second request): the first cue at about 0 s.
+    settings.processing.speech.cue_start_at_sound = False
+    with RecordingProxy(whisper_server.base_url) as proxy:
+        settings.models.asr.base_url = proxy.base_url
+        with ModelClient(settings) as client:
+            as_served = video_transcript(video, tmp_path / "as-served", client, "en")
+    assert as_served.cached == 1 and proxy.requests == [] and as_served.moved_starts == 0
+    assert timed_transcript(tmp_path / "as-served")[0].start_s < 1.0

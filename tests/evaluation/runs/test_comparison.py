@@ -171,3 +171,50 @@ def test_cost_beside_success_with_prices_and_n_a_when_a_server_reports_no_usage(
     write_json(tmp_path / "bad.yaml", {"small-vlm": {"input": 1.0}})
     assert main(["report", str(priced), "--prices", str(tmp_path / "bad.yaml"), "--out", str(out_dir)]) == 2
     assert "must give input, cached_input, output" in capsys.readouterr().err
+
+
+def test_model_health_and_usage_side_by_side_in_text_page_and_csv(tmp_path: Path, capsys) -> None:
+    models = {"policy": {"model": "small-vlm"}}
+    replies = write_run(tmp_path / "replies", [
+        record(1, "passed", model_health={"unparseable_steps": 2, "cut_streams": 1, "retries": 3},
+               usage={"policy": usage("policy", 1000, 0, 100, calls=3, failures=1)}),
+        record(2, "failed", model_health={"unparseable_steps": 1, "timeouts": 1},
+               usage={"policy": usage("policy", 3000, 0, 300, calls=2)}),
+    ], models=models)  # fmt: skip
+    silent = write_run(tmp_path / "silent", [
+        record(1, "passed", model_health={"unreadable_selections": 4},
+               usage={"policy": usage("policy", 0, 0, 0, calls=4)}),
+        record(2, "passed", model_health={}, usage={"policy": usage("policy", 0, 0, 0, calls=4)}),
+    ], "agentoccam", models=models)  # fmt: skip
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("small-vlm: {input: 1.0, cached_input: 0.1, output: 4.0}\n")
+
+    out_dir = tmp_path / "r"
+    assert main(["report", str(replies), str(silent), "--prices", str(prices), "--out", str(out_dir)]) == 0
+    table = capsys.readouterr().out.split("model health and usage")[1].split("\n\n")[0]
+
+    def cells(label: str) -> list[str]:
+        line = next(line for line in table.splitlines() if line.startswith(label + "  "))
+        return line[len(label):].split()
+
+    # Each figure holds both runs' values: count (tasks with it); 4 steps each (2 tasks of 2 steps).
+    assert cells("steps") == ["4", "4"]
+    assert cells("steps with no readable action") == ["3", "(2)", "0", "(0)"]
+    assert cells("selection replies unreadable") == ["0", "(0)", "4", "(1)"]
+    assert cells("streams cut by the server (retried)") == ["1", "(1)", "0", "(0)"]
+    assert cells("calls timed out") == ["1", "(1)", "0", "(0)"] and cells("retries") == ["3", "(1)", "0", "(0)"]
+    assert cells("model calls") == ["5", "8"] and cells("failed calls (after retries)") == ["1", "0"]
+    # The silent server reported no tokens: n/a, never 0, and so are its dollars.
+    assert cells("prompt tokens") == ["4,000", "n/a"] and cells("output tokens per step") == ["100", "n/a"]
+    dollars = (4000 * 1.0 + 400 * 4.0) / 1e6
+    assert cells("cost $") == [f"{dollars:.4f}", "n/a"] and cells("calls per step") == ["1.25", "2.00"]
+    assert "run 2: n/a because server reports no usage (policy)" in table
+
+    page = (out_dir / "index.html").read_text(encoding="utf-8")
+    assert "<td>steps with no readable action</td><td>3 (2)</td><td>0 (0)</td>" in page
+    assert "<td>prompt tokens</td><td>4,000</td><td>n/a</td>" in page
+    csv = pd.read_csv(out_dir / "tasks.csv").set_index(["run", "task_key"])
+    assert csv.loc[(1, "set:1"), ["unparseable_steps", "cut_streams", "retries", "failed_calls"]].tolist() == [
+        2, 1, 3, 1
+    ]
+    assert csv.loc[(2, "set:1"), "unreadable_selections"] == 4 and pd.isna(csv.loc[(2, "set:1"), "prompt_tokens"])
