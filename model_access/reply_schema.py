@@ -34,7 +34,7 @@ class ReplySchema:
     def schema(self) -> dict[str, Any]:
         return json.loads(self.schema_text)
 
-    def with_enum(self, path: tuple[str, ...], values: list[str]) -> "ReplySchema":
+    def with_enum(self, path: tuple[str, ...], values: list[Any]) -> "ReplySchema":
         """This schema with the sub-schema at `path` held to `values` (e.g. the platform's action kinds)."""
         schema = self.schema
         node = schema

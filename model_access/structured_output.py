@@ -145,19 +145,22 @@ def request_fields(mode: str, kind: ServerKind, schema: ReplySchema) -> dict[str
         strict = {"name": schema.name, "schema": schema.schema, "strict": True}
         return {"response_format": {"type": "json_schema", "json_schema": strict}}
     if mode == "grammar":
-        if kind.kind == OPENAI:
-            raise UserError(
-                "the OpenAI API takes no grammar: set models.<role>.structured_output to json_schema or auto"
-            )
-        grammar = grammar_for(schema.schema, schema.name)
-        if kind.kind == VLLM:
-            return {"structured_outputs": {"grammar": grammar}} if _at_least(kind.version, (0, 10, 2)) else {
-                "guided_grammar": grammar
-            }
-        if kind.kind == SGLANG:
-            return {"ebnf": grammar}
-        return {"grammar": grammar}  # llama.cpp's servers, the scripted server, and any other (one warning)
+        return grammar_fields(kind, grammar_for(schema.schema, schema.name))
     raise UserError(f"unknown structured_output mode {mode!r}")
+
+
+def grammar_fields(kind: ServerKind, grammar: str) -> dict[str, Any]:
+    """The request field that carries a GBNF grammar on this server ({} where none is honoured)."""
+    if kind.kind == OPENAI:
+        raise UserError("the OpenAI API takes no grammar: set models.<role>.structured_output to json_schema or auto")
+    if kind.kind == TRANSFORMERS:
+        return {}
+    if kind.kind == VLLM:
+        new = _at_least(kind.version, (0, 10, 2))
+        return {"structured_outputs": {"grammar": grammar}} if new else {"guided_grammar": grammar}
+    if kind.kind == SGLANG:
+        return {"ebnf": grammar}
+    return {"grammar": grammar}  # llama.cpp's servers, the scripted server, and any other
 
 
 def _at_least(version: str, wanted: tuple[int, ...]) -> bool:

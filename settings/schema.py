@@ -521,6 +521,9 @@ class AgentOccamSettings:
     # A reply with an invalid command (unknown, bad syntax, an id not on the page, a repeated note) is
     # asked again at once with a warning, without a step; after this many the step fails (AgentOccam: no bound).
     max_invalid_reasks: int = 10
+    # Hold each policy reply to a grammar of the output format's sections, one offered command and the
+    # page's ids (agent/base/agentoccam/reply_grammar.py); off: free text, as AgentOccam sends.
+    reply_grammar: bool = False
     # How an ACTION is read: "original" (AgentOccam's search-based reading: words after `click [id]` or a
     # note's `]` pass, an un-offered `goto [url]` runs) or "strict" (ours: each command must fit its syntax,
     # else the model is asked again).

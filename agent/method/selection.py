@@ -41,6 +41,7 @@ from evaluation.observation import Observation, tab_header
 from model_access.client import ModelClient
 from model_access.messages import Message, image_part
 from model_access.replies import ReplyParseError
+from model_access.reply_schema import ReplySchema
 from processing.records import Trajectory
 from settings import Settings
 
@@ -172,7 +173,7 @@ class TwoStageSelector:
             "select_continuation", demo_objective=previous.objective, demo_steps=numbered_steps(previous.actions)
         )
         message = self._message(context, "select_continuation_intro", [material])
-        reply = self._chat([message], CONTINUATION_STAGE, "select_continuation")
+        reply = self._chat([message], CONTINUATION_STAGE, reply_schema("select_continuation"))
         return read_continuation(reply)
 
     def _ask_stage1(self, context: dict[str, str], pool: CandidatePool) -> tuple[list[Candidate], str, list[str]]:
@@ -188,7 +189,11 @@ class TwoStageSelector:
         per_video = self.settings.selection.candidates_per_video
         material = block("select_stage1", listing=listing, per_video=per_video)
         message = self._message(context, "select_stage1_intro", [material])
-        numbers, reason = read_picks(self._chat([message], STAGE1, "select_stage1"))
+        # Constrained, a pick can only be a number on the list (the prompt's words are unchanged).
+        listed = [c.number for video_id in pool.per_video for c in pool.of_video(video_id)]
+        schema = reply_schema("select_stage1")
+        schema = schema.with_enum(("properties", "picks", "items"), listed) if listed else schema
+        numbers, reason = read_picks(self._chat([message], STAGE1, schema))
         known = pool.by_number()
         picks: list[Candidate] = []
         ignored: list[str] = []
@@ -221,7 +226,9 @@ class TwoStageSelector:
                 parts.append(image_part(url))
         parts.append(block("select_stage2_question"))
         message = self._message(context, "select_stage2_intro", parts, screen_last=False)
-        number, reason = read_choice(self._chat([message], STAGE2, "select_stage2_question"))
+        offered = [c.number for c in picks]
+        schema = reply_schema("select_stage2_question").with_enum(("properties", "choice"), [*offered, None])
+        number, reason = read_choice(self._chat([message], STAGE2, schema))
         if number is None:
             return None, reason
         chosen = next((c for c in picks if c.number == number), None)
@@ -267,9 +274,9 @@ class TwoStageSelector:
 
     # ---- calls and their cost ----
 
-    def _chat(self, messages: list[Message], stage: str, asked_by: str) -> str:
-        """The reply to one selection call; `asked_by` names the prompt whose schema the reply keeps to."""
-        return self.client.chat(self.role, messages, stage=stage, reply_schema=reply_schema(asked_by)).text
+    def _chat(self, messages: list[Message], stage: str, schema: ReplySchema) -> str:
+        """The reply to one selection call, held to `schema` when the role's structured_output is on."""
+        return self.client.chat(self.role, messages, stage=stage, reply_schema=schema).text
 
     def _usage(self) -> dict[str, int]:
         ledger = self.client.ledger

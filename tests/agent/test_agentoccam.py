@@ -635,3 +635,18 @@ def test_a_note_and_a_click_in_one_action_are_one_step_and_a_repeated_note_is_as
     assert "Note: STEP 1: Orders are under My Orders" in _user_text(requests[1])
     assert "You already wrote down `note [Orders are under My Orders]`" in _system_text(requests[2])
     assert second.reply == "```\ntype [3] [order 24] [1]\n```" and len(requests) == 3
+
+
+def test_with_reply_grammar_each_policy_call_holds_the_sections_and_only_the_pages_ids(test_settings) -> None:
+    """`agentoccam.reply_grammar` (off by default: AgentOccam sends no constraint)."""
+    (step,), requests, _ = _act(test_settings, [occam("click [2]")])
+    assert "grammar" not in requests[0]["body"]
+    (step,), requests, _ = _act(test_settings, [occam("click [2]")], reply_grammar=True)
+    grammar = requests[0]["body"]["grammar"]  # the scripted server's kind takes llama.cpp's field
+    rules = dict(line.split(" ::= ", 1) for line in grammar.splitlines())
+    page_ids = ("1", "2", "3")  # the tree's; AgentOccam shows the root line without its id
+    shown = [i for i in page_ids if f"[{i}] " in _user_text(requests[0]["body"])]
+    assert shown and rules["id"] == " | ".join(f'"{i}"' for i in shown)  # the ids of the page shown, no other
+    assert rules["root"].index('"REASON:\\n"') < rules["root"].index('"ACTION:\\n" command')
+    assert '"click [" id "]"' in rules["command"] and '"go_back"' in rules["command"]
+    assert not step.error

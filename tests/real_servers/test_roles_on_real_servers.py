@@ -16,6 +16,7 @@ import pytest
 from cli.main import main
 from evaluation.judge import GRADES, JudgeReplyError, judge_from_client
 from model_access.client import ModelClient
+from model_access.messages import user_message
 from model_access.scripted_server import ScriptedServer
 from settings import load_settings
 from tests.agent.world import EMBEDDING_MODEL, build_index
@@ -27,6 +28,7 @@ pytestmark = pytest.mark.timeout(1800)
 # One shop task and one forum task of the sandbox (both sites), each naming a video of the test index.
 TASK_IDS = "1,37"
 PAGE_TOKENS = 800
+SELECTION_TOKENS = 96
 
 
 @pytest.fixture(scope="module")
@@ -103,15 +105,26 @@ def test_agentoccam_plays_two_sandbox_tasks_on_llama_cpp(sandbox, llama_server, 
     _check_played_and_reported(out, printed, 2)
 
 
-def test_the_video_policy_selects_and_plays_two_sandbox_tasks_on_llama_cpp(
+def test_the_video_policy_selects_with_readable_replies_and_plays_two_sandbox_tasks_on_llama_cpp(
     sandbox, llama_server, embeddings, index, tmp_path
 ):
+    """Structured output on (issue 39): every selection reply is held to its schema, so each one is read."""
     out = tmp_path / "method"
-    code, printed = _run(out, llama_server, embeddings, index, "--policy", "video", "--set", "agent.max_steps=2")
+    code, printed = _run(
+        out, llama_server, embeddings, index, "--policy", "video", "--set", "agent.max_steps=2",
+        "--set", "models.policy.structured_output=auto",
+        # room for a selection reply's JSON with its reason (a cut reply would break its schema)
+        "--set", f"models.policy.max_tokens={SELECTION_TOKENS}",
+    )  # fmt: skip
     assert code == 0, printed
     records = _check_played_and_reported(out, printed, 2)
-    usage_stages = {row["stage"] for record in records for row in record["usage"]["policy"]["rows"]}
-    assert any(stage.startswith("selection") for stage in usage_stages), usage_stages
+    rows = [row for record in records for row in record["usage"]["policy"]["rows"]]
+    selection = [row for row in rows if row["stage"].startswith("selection")]
+    assert selection, {row["stage"] for row in rows}
+    asked = sum(row["calls"] for row in selection)
+    assert sum(row.get("constrained", 0) for row in selection) == asked
+    assert sum(row.get("schema_violations", 0) for row in selection) == 0, selection
+    assert all(record["model_health"]["unreadable_selections"] == 0 for record in records)
 
 
 def test_react_on_transformers_serve_and_an_overflowing_prompt_is_a_recorded_failed_step(
@@ -180,3 +193,54 @@ def test_process_videos_with_real_model_roles_finishes_on_a_sandbox_tutorial(
     assert {"labeling", "merging"} <= set(video["stages"]), video["stages"]
     assert video["stages"]["labeling"]["calls"] >= 1
     assert "answered by" in text and "SCRIPTED" not in text  # the usage table: every reply came from the real model
+
+
+def test_process_videos_with_structured_output_on_llama_cpp_gets_valid_json_from_every_stage(
+    llama_server, sandbox_tutorial, tmp_path
+):
+    """Issue 39: objectives, action filtering and trajectory checks held to their schemas on a real server;
+    then the labeling and merging prompts themselves (SmolLM2 reads no frames, so their text alone)."""
+    cache = tmp_path / "cache"
+    roles = []
+    for role in ("vlm", "llm"):
+        roles += [f"--{role}-url", llama_server.base_url, f"--{role}-model", llama_server.model,
+                  "--set", f"models.{role}.max_tokens={SELECTION_TOKENS}", "--set", f"models.{role}.timeout_s=900",
+                  "--set", f"models.{role}.temperature=0", "--set", f"models.{role}.structured_output=auto"]  # fmt: skip
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(["process-videos", "--source", "dir", "--videos", str(sandbox_tutorial), *roles,
+                     "--labeler", "ocr", "--objectives", "vlm", "--set", "processing.frames_in_prompts=false",
+                     "--set", f"paths.cache_dir={cache}", "--set", "models.max_retries=1",
+                     "--set", "models.max_concurrency=1"])  # fmt: skip
+    text = printed.getvalue()
+    assert code == 0, text
+    summary = json.loads((cache / "processed" / "summary.json").read_text())
+    rows = {row["stage"]: row for row in summary["model_usage"]["rows"]}
+    assert {"trajectories", "action_filtering", "trajectory_filtering"} <= set(rows), sorted(rows)
+    for stage in ("trajectories", "action_filtering", "trajectory_filtering"):  # objectives, filters
+        assert rows[stage]["constrained"] == rows[stage]["calls"] >= 1, rows[stage]
+        assert rows[stage]["schema_violations"] == 0, rows[stage]
+
+    from processing.stages.merging import parse_groups
+    from processing.templates import render, reply_schema
+
+    settings = load_settings()
+    settings.paths.cache_dir = cache
+    p = settings.processing
+    labeling = render("labeling", p, title="Sort forum posts", first_frame=1, last_frame=4, frame_count=4)
+    labeling += "\nFrame 1: the forum list. Frame 2: the Sort menu open. Frame 3: 'Top' chosen. Frame 4: sorted list."
+    merging = render("merging", p, title="Sort forum posts", count=2, last_id=1,
+                     actions='0. click "Sort" (frames 1-2)\n1. click "Sort" (frames 2-2)')  # fmt: skip
+    for mode in ("json_schema", "grammar"):
+        settings.models.vlm.base_url = settings.models.llm.base_url = llama_server.base_url
+        settings.models.vlm.model = settings.models.llm.model = llama_server.model
+        for role in (settings.models.vlm, settings.models.llm):
+            role.max_tokens, role.temperature, role.structured_output = 160, 0.0, mode
+        with ModelClient(settings) as client:
+            labeled = client.chat("vlm", [user_message(labeling)], stage="labeling", use_cache=False,
+                                  reply_schema=reply_schema("labeling", p))  # fmt: skip
+            merged = client.chat("llm", [user_message(merging)], stage="merging", use_cache=False,
+                                 reply_schema=reply_schema("merging", p))  # fmt: skip
+        for result in (labeled, merged):
+            assert result.constrained and result.schema_violation == "", (mode, result.text)
+        parse_groups(merged.text, 2)  # the stage's own parser reads it

@@ -37,6 +37,7 @@ from agent.base.agentoccam import original
 from agent.base.agentoccam.commands import PLANNING_COMMANDS, Command, offered, parse_commands
 from agent.base.agentoccam.plan import PlanError, PlanTree
 from agent.base.agentoccam.refine import RefinedPage, refine_tree, unrefined_page
+from agent.base.agentoccam.reply_grammar import headings, policy_grammar
 from agent.base.agentoccam.templates import block, render
 from agent.base.agent import PromptMaterial, without_videos
 from agent.base.model_policy import POLICY_ROLE, ModelPolicy
@@ -49,6 +50,7 @@ from model_access.client import ModelClient
 from agent.base.task_images import images_of, task_image_parts
 from model_access.messages import Message, count_images, image_part, system_message
 from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
+from model_access.structured_output import grammar_fields
 from settings import Settings
 from tasks.placeholders import PlaceholderValues
 
@@ -190,7 +192,7 @@ class AgentOccamAgent(ModelPolicy):
         while True:
             messages = self.messages(observation, demonstration, warning)
             images = count_images(messages)
-            text = self.client.chat(POLICY_ROLE, messages, stage=POLICY_STAGE).text
+            text = self.client.chat(POLICY_ROLE, messages, stage=POLICY_STAGE, **self._grammar_fields()).text
             replies.append(text)
             sections = read_sections(text)
             action_text = sections.get("ACTION", "")
@@ -288,6 +290,21 @@ class AgentOccamAgent(ModelPolicy):
                 "go_home has no page to open: set HOMEPAGE to the home page that lists the sites (WebArena: port 4399)"
             )
         return url
+
+    def _grammar_fields(self) -> dict[str, Any]:
+        """The request field holding the reply to `agentoccam.reply_grammar`'s grammar ({} when off)."""
+        if not self.settings.agentoccam.reply_grammar:
+            return {}
+        role = self.client.role_settings(POLICY_ROLE)
+        kind = self.client.server_kinds.of(role.base_url)
+        page_ids = sorted((i for i in self.page.ids if i.isdigit()), key=int) if self.page is not None else []
+        grammar = policy_grammar(headings(render("output_format")), self.commands, page_ids)
+        fields = grammar_fields(kind, grammar)
+        if not fields:
+            self.client.server_kinds.warn_once(
+                POLICY_ROLE, f"agentoccam.reply_grammar: the policy server ({kind.describe()}) takes no grammar"
+            )
+        return fields
 
     def page_text(self, observation: Observation) -> str:
         """The page as AgentOccam shows it: the refined tree within its budget."""
