@@ -1,6 +1,9 @@
-"""Play one bridged task in a BrowserGym environment with one of our policies; print the outcome as one JSON line.
+"""Play bridged tasks in BrowserGym environments with our policies; print the outcomes as one JSON line.
 
     python -m ecosystem.browsergym.episode videodemo.shop.5 --policy scripted --set sandbox.shop_port=7771
+    python -m ecosystem.browsergym.episode videodemo.shop.5 videodemo.forum.37 --policy scripted,stop
+
+Every task is played with every policy named (comma-separated), in that order, in one process.
 
 Run with the BrowserGym environment's Python (scripts/servers/browsergym.sh). The episode ends when the task says so
 (the agent's answer was scored) or after agent.max_steps steps.
@@ -51,14 +54,17 @@ def play(name: str, policy: str, config: str | None, overrides: tuple[str, ...],
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("task", help="a bridged task name, e.g. videodemo.shop.5")
-    parser.add_argument("--policy", default="video", help="one of our policies (videodemo run --help lists them)")
+    parser.add_argument("tasks", nargs="+", help="bridged task names, e.g. videodemo.shop.5")
+    parser.add_argument("--policy", default="video", help="our policies, comma-separated (videodemo run --help lists them)")
     parser.add_argument("--solutions", help="the scripted policy's solutions (default: the sandbox's)")
     parser.add_argument("--config", help="a settings YAML file")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
     try:
-        outcome = play(args.task, args.policy, args.config, tuple(args.overrides), args.solutions)
+        outcome = {"episodes": [
+            play(task, policy, args.config, tuple(args.overrides), args.solutions)
+            for task in args.tasks for policy in args.policy.split(",")
+        ]}  # fmt: skip
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -35,14 +35,14 @@ def test_the_video_policy_plays_a_sandbox_task_to_its_end_in_browsergym(bridge, 
     ]
     with ScriptedServer({"name": "agent", "rules": rules}) as server:
         index = build_index(tmp_path / "index", server.base_url)
-        outcome = bridge(
+        (outcome,) = bridge(
             "episode", TASK, "--policy", "video",
             "--set", f"agent.index_dir={index}", "--set", "agent.base_agent=react",
             "--set", f"models.policy.base_url={server.base_url}", "--set", "models.policy.model=scripted-policy",
             "--set", "models.embedding.backend=openai", "--set", f"models.embedding.base_url={server.base_url}",
             "--set", f"models.embedding.model={EMBEDDING_MODEL}", "--set", "models.max_retries=0",
             "--set", "models.use_cache=false",
-        )  # fmt: skip
+        )["episodes"]  # fmt: skip
         requests = chat_requests(server)
 
     assert outcome["reward"] == 1.0 and outcome["done"] and outcome["status"] == "passed", outcome
