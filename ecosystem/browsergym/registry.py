@@ -24,7 +24,7 @@ from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks
 from ecosystem.browsergym.actions import ACTION_SUBSETS
 from ecosystem.browsergym.chromium import chromium_kwargs, use_system_chromium
 from ecosystem.browsergym.sandbox_task import SandboxTask
-from ecosystem.browsergym.task_names import browsergym_name
+from ecosystem.browsergym.task_names import PREFIX, browsergym_name
 
 BENCHMARK_NAME = "videodemo_sandbox"
 _registered: set[str] = set()
@@ -54,7 +54,9 @@ def register_tasks(tasks_path: str | Path | None = None) -> list[str]:
 def sandbox_benchmark(
     task_names: list[str], overrides: tuple[str, ...] = (), config: str | None = None, max_steps: int | None = None
 ) -> Benchmark:
-    """An AgentLab benchmark of bridged tasks; `overrides` reach every task's settings (ports, reset token)."""
+    """An AgentLab benchmark of bridged tasks (`videodemo.*`: `overrides` reach every task's settings, ports and
+    reset token) and of BrowserGym's own WebArena / VisualWebArena tasks (`webarena.N`, `visualwebarena.N`: their
+    backends are prepared, which resets those sites, as AgentLab does for its own benchmarks)."""
     settings = load_settings(config, list(overrides))
     env_args = [
         EnvArgs(
@@ -62,17 +64,18 @@ def sandbox_benchmark(
             task_seed=0,
             max_steps=max_steps or settings.agent.max_steps,
             headless=settings.browser.headless,
-            task_kwargs={"config": config, "overrides": tuple(overrides)},
+            task_kwargs={"config": config, "overrides": tuple(overrides)} if name.startswith(PREFIX + ".") else None,
         )
         for name in task_names
     ]
+    backends = sorted({name.split(".")[0] for name in task_names} & {"webarena", "visualwebarena"})
     return Benchmark(
         name=BENCHMARK_NAME,
         high_level_action_set_args=HighLevelActionSetArgs(subsets=tuple(ACTION_SUBSETS), multiaction=True),
         is_multi_tab=True,
         supports_parallel_seeds=False,  # the sandbox sites are shared: tasks reset them
         env_args_list=env_args,
-        backends=[],  # our sites need no BrowserGym backend; each task's setup resets what it uses
+        backends=backends,  # our sites need none: each task's setup resets what it uses
     )
 
 

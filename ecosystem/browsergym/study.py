@@ -7,6 +7,9 @@ read back with AgentLab's result reader (`inspect_results.load_result_df`) and p
 `--backend sequential` (the default) plays the tasks one after the other in this process; `joblib` and `ray` are
 AgentLab's parallel backends (each worker imports our task registry when it builds the agent). The sandbox sites are
 shared state, so tasks that write to the same site should not run at once.
+
+WebArena tasks with VideoWA's videos (webarena_ids.py maps them): name `webarena.N` tasks and pass `--tasks-path` the
+VideoWA configs, so the agent finds each goal's task, and so its videos, there.
 """
 
 from __future__ import annotations
@@ -25,12 +28,12 @@ from ecosystem.browsergym.registry import sandbox_benchmark
 
 def run_study(
     task_names: list[str], policy: str, out: Path, config: str | None, overrides: tuple[str, ...],
-    solutions: str | None, backend: str, jobs: int,
+    solutions: str | None, backend: str, jobs: int, tasks_path: str | None = None,
 ) -> dict:  # fmt: skip
     from agentlab.analyze import inspect_results
     from agentlab.experiments.study import Study
 
-    agent = PolicyAgentArgs(policy=policy, config=config, overrides=overrides, solutions=solutions)
+    agent = PolicyAgentArgs(policy=policy, config=config, overrides=overrides, solutions=solutions, tasks_path=tasks_path)
     study = Study([agent], sandbox_benchmark(task_names, overrides, config), logging_level_stdout=logging.WARNING)
     study.run(n_jobs=jobs, parallel_backend=backend, n_relaunch=1, exp_root=out)
     results = inspect_results.load_result_df(study.dir, progress_fn=None).reset_index()
@@ -48,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", default="video", help="one of our policies")
     parser.add_argument("--out", type=Path, required=True, help="the folder AgentLab writes the study into")
     parser.add_argument("--solutions", help="the scripted policy's solutions (default: the sandbox's)")
+    parser.add_argument("--tasks-path", help="our task configs the agent looks goals up in (default: the sandbox's)")
     parser.add_argument("--backend", default="sequential", choices=["sequential", "joblib", "ray"])
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--config", help="a settings YAML file")
@@ -55,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         outcome = run_study(args.tasks, args.policy, args.out, args.config, tuple(args.overrides), args.solutions,
-                            args.backend, args.jobs)  # fmt: skip
+                            args.backend, args.jobs, args.tasks_path)  # fmt: skip
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

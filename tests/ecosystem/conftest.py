@@ -42,9 +42,9 @@ def bridge(browsergym_python, sandbox, test_settings) -> Callable[..., dict]:
         f"sandbox.reset_token={test_settings.sandbox.reset_token}", f"paths.cache_dir={test_settings.paths.cache_dir}",
     ]  # fmt: skip
 
-    def run(module: str, *args: str, timeout: float = 300) -> dict:
+    def run(module: str, *args: str, timeout: float = 300, sandbox_settings: bool = True) -> dict:
         command = [str(browsergym_python), "-m", f"ecosystem.browsergym.{module}", *args]
-        for item in settings:
+        for item in settings if sandbox_settings else []:
             command += ["--set", item]
         env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env, cwd=PROJECT_ROOT)
