@@ -8,8 +8,9 @@ Every step: BrowserGym's observation -> ours (observation.py) -> the policy's `a
 default the sandbox's), so the video policy draws on that task's videos from the index; for a goal of another
 benchmark it is a task with that intent and the videos named in `videos` (webarena_ids.py gives VideoWA's).
 A step the policy could not turn into an action, or a memory-only step (AgentOccam's note), is BrowserGym's `noop()`.
-A policy that looks at the whole page (the scripted one, through `attach_environment`) gets `PageView`, which renders
-the same BrowserGym observation without the viewport cut.
+A policy that reaches for the environment (`attach_environment`: the scripted one looks at the whole page, AgentOccam
+sets the observation options and sends several actions per step) gets `PageView`, which renders the same BrowserGym
+observation with those options and carries the flags; several actions become one BrowserGym multi-action step.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from browsergym.core.action.highlevel import HighLevelActionSet
 from browsergym.experiments.agent import Agent, AgentInfo
 from browsergym.experiments.loop import AbstractAgentArgs
 
-from evaluation.actions import ActionParseError
+from evaluation.actions import ActionKind, ActionParseError, parse_actions
 from evaluation.observation import ObservationOptions
 from evaluation.policies import build_policy
 from evaluation.videowa_actions import reply_parser
@@ -48,13 +49,12 @@ class PolicyAgent(Agent):
     ) -> None:
         self.settings = bridge_settings(config, overrides)
         self.policy = build_policy(policy, self.settings, argparse.Namespace(solutions=solutions))
-        self.options = ObservationOptions.from_settings(self.settings.agent)
         self.parse = reply_parser(self.settings.agent.action_parser)
         self.tasks = {task.intent: task for task in load_tasks(tasks_path or SANDBOX_CONFIGS_DIR, settings=self.settings)}
         self.videos = list(videos)
         self.action_set = HighLevelActionSet(subsets=ACTION_SUBSETS, multiaction=True, strict=False)
         self.goal: str | None = None
-        self.view = PageView(self.options)
+        self.view = PageView(ObservationOptions.from_settings(self.settings.agent))
         if hasattr(self.policy, "attach_environment"):
             self.policy.attach_environment(self.view)
 
@@ -62,11 +62,11 @@ class PolicyAgent(Agent):
         """BrowserGym's observation with ours added under `videodemo`; the raw DOM is dropped (AgentLab keeps every
         step's observation on disk), the tree kept for `PageView`."""
         kept = {key: value for key, value in obs.items() if key != "dom_object"}
-        kept["videodemo"] = from_browsergym(obs, self.options)
+        kept["videodemo"] = from_browsergym(obs, self.view.options)
         return kept
 
     def get_action(self, obs: dict) -> tuple[str, StepInfo]:
-        self.view.show(obs, obs["videodemo"] if "videodemo" in obs else from_browsergym(obs, self.options))
+        self.view.show(obs, obs["videodemo"] if "videodemo" in obs else from_browsergym(obs, self.view.options))
         if obs["goal"] != self.goal:  # a new episode
             self.goal = obs["goal"]
             self.policy.reset(self.task_for(obs["goal"], obs["url"]))
@@ -77,11 +77,13 @@ class PolicyAgent(Agent):
             info.extra_info["not_acted"] = step.error or "memory-only step"
             return "noop()", info
         try:
-            action = self.parse(step.reply)
+            actions = parse_actions(step.reply) if self.view.several_actions else [self.parse(step.reply)]
         except ActionParseError as exc:
             info.extra_info["not_acted"] = f"unparseable reply: {exc.reason}"
             return "noop()", info
-        return to_browsergym(action, bridged.observation, bridged.select_of), info
+        stop = next((n for n, action in enumerate(actions) if action.kind is ActionKind.STOP), None)
+        actions = actions if stop is None else actions[: stop + 1]  # as our environment: a stop ends the step there
+        return "\n".join(to_browsergym(action, bridged.observation, bridged.select_of) for action in actions), info
 
     def task_for(self, goal: str, url: str) -> Task:
         """Our task with this intent, or one made from the goal (no evaluator: BrowserGym's task scores it)."""
@@ -107,7 +109,10 @@ class PageView:
     BrowserEnv the scripted policy uses), answered from the latest BrowserGym observation."""
 
     def __init__(self, options: ObservationOptions) -> None:
-        self.options = options
+        self.options = options  # a policy may change them (AgentOccam: the whole page, WebArena's states)
+        self.several_actions = False  # AgentOccam: every command of its ACTION, in order
+        self.type_clears_field = False  # BrowserGym's fill always replaces a field's text, whatever this says
+        self.record = None  # no episode record of ours: AgentOccam then learns no per-command outcomes
         self.raw: dict = {}
         self.current: BridgedObservation | None = None
         self._usual: BridgedObservation | None = None
