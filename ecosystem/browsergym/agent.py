@@ -16,6 +16,7 @@ observation with those options and carries the flags; several actions become one
 from __future__ import annotations
 
 import argparse
+import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -50,7 +51,8 @@ class PolicyAgent(Agent):
         self.settings = bridge_settings(config, overrides)
         self.policy = build_policy(policy, self.settings, argparse.Namespace(solutions=solutions))
         self.parse = reply_parser(self.settings.agent.action_parser)
-        self.tasks = {task.intent: task for task in load_tasks(tasks_path or SANDBOX_CONFIGS_DIR, settings=self.settings)}
+        known = load_tasks(tasks_path or SANDBOX_CONFIGS_DIR, settings=self.settings)
+        self.tasks = {task.intent: task for task in known}
         self.videos = list(videos)
         self.action_set = HighLevelActionSet(subsets=ACTION_SUBSETS, multiaction=True, strict=False)
         self.goal: str | None = None
@@ -67,7 +69,8 @@ class PolicyAgent(Agent):
 
     def get_action(self, obs: dict) -> tuple[str, StepInfo]:
         self.view.show(obs, obs["videodemo"] if "videodemo" in obs else from_browsergym(obs, self.view.options))
-        if obs["goal"] != self.goal:  # a new episode
+        # A new episode: BrowserGym's reset leaves no last action (and a new goal, for agents reused across tasks).
+        if not obs.get("last_action") or obs["goal"] != self.goal:
             self.goal = obs["goal"]
             self.policy.reset(self.task_for(obs["goal"], obs["url"]))
         step = self.policy.act(self.view.current.observation)
@@ -89,7 +92,8 @@ class PolicyAgent(Agent):
         """Our task with this intent, or one made from the goal (no evaluator: BrowserGym's task scores it)."""
         if goal in self.tasks:
             return self.tasks[goal]
-        config = {"task_id": abs(hash(goal)) % 10**8, "intent": goal, "start_url": url, "sites": [], "video": self.videos,
+        task_id = int(hashlib.sha256(goal.encode()).hexdigest()[:8], 16)  # the same in every process
+        config = {"task_id": task_id, "intent": goal, "start_url": url, "sites": [], "video": self.videos,
                   "eval": {"eval_types": ["string_match"], "reference_answers": {"must_include": []}}}  # fmt: skip
         return task_from_config(config, BRIDGE_SOURCE, 0, PlaceholderValues(self.settings))
 

@@ -20,7 +20,8 @@ def chromium_kwargs(settings: Settings) -> dict[str, Any]:
     path = settings.browser.executable_path
     if not Path(path).exists():
         raise UserError(
-            f"Chromium not found at {path}; `apt-get install chromium` (make test does it) or set browser.executable_path"
+            f"Chromium not found at {path}; `apt-get install chromium` (make test does it) "
+            "or set browser.executable_path"
         )
     return {"executable_path": path}
 

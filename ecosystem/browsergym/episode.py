@@ -55,7 +55,9 @@ def play(name: str, policy: str, config: str | None, overrides: tuple[str, ...],
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tasks", nargs="+", help="bridged task names, e.g. videodemo.shop.5")
-    parser.add_argument("--policy", default="video", help="our policies, comma-separated (videodemo run --help lists them)")
+    parser.add_argument(
+        "--policy", default="video", help="our policies, comma-separated (videodemo run --help lists them)"
+    )
     parser.add_argument("--solutions", help="the scripted policy's solutions (default: the sandbox's)")
     parser.add_argument("--config", help="a settings YAML file")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")

@@ -33,7 +33,9 @@ def run_study(
     from agentlab.analyze import inspect_results
     from agentlab.experiments.study import Study
 
-    agent = PolicyAgentArgs(policy=policy, config=config, overrides=overrides, solutions=solutions, tasks_path=tasks_path)
+    agent = PolicyAgentArgs(
+        policy=policy, config=config, overrides=overrides, solutions=solutions, tasks_path=tasks_path
+    )
     study = Study([agent], sandbox_benchmark(task_names, overrides, config), logging_level_stdout=logging.WARNING)
     study.run(n_jobs=jobs, parallel_backend=backend, n_relaunch=1, exp_root=out)
     results = inspect_results.load_result_df(study.dir, progress_fn=None).reset_index()
@@ -42,7 +44,8 @@ def run_study(
          "err_msg": row.get("err_msg") if isinstance(row.get("err_msg"), str) else None}
         for _, row in results.iterrows()
     ]  # fmt: skip
-    return {"study_dir": str(study.dir), "agent": agent.agent_name, "results": sorted(rows, key=lambda r: r["task_name"])}
+    rows.sort(key=lambda row: row["task_name"])
+    return {"study_dir": str(study.dir), "agent": agent.agent_name, "results": rows}
 
 
 def main(argv: list[str] | None = None) -> int:

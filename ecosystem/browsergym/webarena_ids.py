@@ -58,14 +58,16 @@ def map_tasks(path: str | Path) -> dict[str, dict[str, Any]]:
             entry: dict[str, Any] = {"browsergym": None, "videos": [videos] if isinstance(videos, str) else videos}
             given = next((config[field] for field in ID_FIELDS if config.get(field) is not None), None)
             if given is not None:
-                prefix = "visualwebarena" if VWA_SITES & set(config.get("sites") or []) or config.get("image") else "webarena"
+                visual = VWA_SITES & set(config.get("sites") or []) or config.get("image")
+                prefix = "visualwebarena" if visual else "webarena"
                 entry.update(browsergym=f"{prefix}.{given}", why="the config names its original task")
             else:
                 names = originals.get(_signature(config), [])
                 if len(names) == 1:
                     entry.update(browsergym=names[0], why="same intent, sites and start URL")
                 else:
-                    entry["why"] = f"{'several' if names else 'no'} original tasks with this intent, sites and start URL"
+                    how_many = "several" if names else "no"
+                    entry["why"] = f"{how_many} original tasks with this intent, sites and start URL"
                     if names:
                         entry["candidates"] = names
             mapped[key] = entry

@@ -26,7 +26,9 @@ def bridge_python() -> Path | None:
 def browsergym_python() -> Path:
     python = bridge_python()
     if python is None:
-        message = "the BrowserGym environment is not installed: run `bash scripts/servers/browsergym.sh` (make test does)"
+        message = (
+            "the BrowserGym environment is not installed: run `bash scripts/servers/browsergym.sh` (make test does)"
+        )
         if REQUIRE:
             pytest.fail(message)
         pytest.skip(message)
@@ -38,7 +40,8 @@ def bridge(browsergym_python, sandbox, test_settings) -> Callable[..., dict]:
     """bridge(module, *args): run `python -m ecosystem.browsergym.<module> *args` in the BrowserGym environment
     against this session's sandbox; its last stdout line, read as JSON."""
     settings = [
-        f"sandbox.shop_port={test_settings.sandbox.shop_port}", f"sandbox.forum_port={test_settings.sandbox.forum_port}",
+        f"sandbox.shop_port={test_settings.sandbox.shop_port}",
+        f"sandbox.forum_port={test_settings.sandbox.forum_port}",
         f"sandbox.reset_token={test_settings.sandbox.reset_token}", f"paths.cache_dir={test_settings.paths.cache_dir}",
     ]  # fmt: skip
 

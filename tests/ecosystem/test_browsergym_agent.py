@@ -52,7 +52,7 @@ def test_the_video_policy_plays_a_sandbox_task_to_its_end_in_browsergym(bridge, 
     assert outcome["actions"] == ["scroll(0, 720)", "send_msg_to_user('$13.49')"]
     assert [request.kind for request in requests][:5] == ["stage1", "stage2", "policy", "continuation", "policy"]
     first_policy = requests[2]
-    # The demonstration stage 2 chose, and the page as BrowserGym saw it: its tree with BrowserGym's ids, its screenshot.
+    # The demonstration stage 2 chose, and the page as BrowserGym saw it: its tree with BrowserGym's ids, screenshot.
     assert DEMONSTRATION in first_policy.text
     assert any(objective in first_policy.text for _, _, objective in SEARCH_SPANS)
     assert "link 'Grocery & Gourmet Food'" in first_policy.text

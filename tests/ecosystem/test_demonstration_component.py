@@ -29,7 +29,8 @@ def test_the_demonstration_step_returns_the_chosen_trajectory_as_text_and_images
             "demonstrations", "videodemo.shop.1", "--videos", SEARCH_VIDEO,
             "--set", f"agent.index_dir={index}", "--set", f"models.policy.base_url={server.base_url}",
             "--set", "models.policy.model=scripted-policy", "--set", "models.embedding.backend=openai",
-            "--set", f"models.embedding.base_url={server.base_url}", "--set", f"models.embedding.model={EMBEDDING_MODEL}",
+            "--set", f"models.embedding.base_url={server.base_url}",
+            "--set", f"models.embedding.model={EMBEDDING_MODEL}",
             "--set", "models.max_retries=0", "--set", "models.use_cache=false",
         )  # fmt: skip
         asked = [entry["body"]["messages"] for entry in server.requests("/chat/completions")]
@@ -51,7 +52,8 @@ def test_videowa_tasks_map_to_browsergym_webarena_ids(bridge, tmp_path) -> None:
          "intent": "What is the top-1 best-selling product in 2022"},
         {"task_id": 1, "sites": ["shopping"], "start_url": "__SHOPPING__", "intent": "Buy the sandbox a present",
          "video": "shop_search_sort"},
-        {"task_id": 2, "sites": ["shopping"], "start_url": "__SHOPPING__", "intent": "Anything", "webarena_task_id": 118},
+        {"task_id": 2, "sites": ["shopping"], "start_url": "__SHOPPING__", "intent": "Anything",
+         "webarena_task_id": 118},
     ]))  # fmt: skip
     mapped = bridge("webarena_ids", str(configs), sandbox_settings=False)
     assert mapped["videowa:0"]["browsergym"] == "webarena.0"
