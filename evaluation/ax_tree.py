@@ -131,6 +131,16 @@ def capture_ax_tree(
     return AXTree(builder.lines, builder.nodes, scroll_x, scroll_y, _tag_names(snapshot, document))
 
 
+def render_ax_nodes(
+    ax_nodes: list[dict[str, Any]], rects: dict[int, Rect], viewport: Rect | None, states: str = "compact"
+) -> AXTree:
+    """Render CDP accessibility nodes read elsewhere (BrowserGym's observation: ecosystem/browsergym/observation.py)
+    with boxes by backend node id; `viewport` None keeps the whole page."""
+    builder = _TreeBuilder(ax_nodes, rects, viewport, states)
+    builder.build()
+    return AXTree(builder.lines, builder.nodes, 0.0, 0.0)
+
+
 def _tag_names(snapshot: dict[str, Any], document: dict[str, Any]) -> dict[int, str]:
     """Backend node id -> tag name, for the Set-of-Marks text (which names elements by tag, as VWA's does)."""
     strings = snapshot.get("strings", [])

@@ -25,6 +25,8 @@ ALLOWED: dict[str, set[str]] = {
     "evaluation": {"foundation", "settings", "model_access", "tasks"},
     "agent": {"foundation", "settings", "model_access", "tasks", "processing", "evaluation"},
     "cli": {"foundation", "settings", "model_access", "tasks", "retrieval", "processing", "evaluation", "agent"},
+    # Bridges to other tools (BrowserGym, AgentLab): on the top floor beside cli, which never imports them.
+    "ecosystem": {"foundation", "settings", "model_access", "tasks", "retrieval", "processing", "evaluation", "agent"},
 }
 RULE = "imports go down the floors of docs/architecture.md"
 

