@@ -40,7 +40,17 @@ class ReplySchema:
         node = schema
         for key in path:
             node = node[key]
-        node["enum"] = list(values)
+        kinds = node.get("type")
+        if isinstance(kinds, list):
+            # A type list with an enum beside it: llama.cpp's schema converter reads the list and drops the enum,
+            # so the choices go into one branch per type ({"type": "null"} for None).
+            plain = [value for value in values if value is not None]
+            branches = [{"type": kind, "enum": plain} for kind in kinds if kind != "null" and plain]
+            branches += [{"type": "null"}] if None in values and "null" in kinds else []
+            node.clear()
+            node["anyOf"] = branches
+        else:
+            node["enum"] = list(values)
         return ReplySchema(self.name, json.dumps(schema))
 
     def violation(self, reply: str) -> str:
