@@ -455,7 +455,7 @@ class Pipeline:
         p = self.settings.processing
         actions, spoiled = spoil_actions(actions, p.spoil_share, p.spoil_seed, state.record.video_id)
         if spoiled:
-            stats.problems.append(f"{len(spoiled)} action(s) spoiled on purpose (processing.spoil_share={p.spoil_share})")
+            stats.problems.append(f"{len(spoiled)} action(s) spoiled on purpose (spoil_share={p.spoil_share})")
         return [action.to_dict() for action in actions], stats
 
     def _filter_actions(self, state: _Video, merged: list[dict[str, Any]]) -> tuple[dict[str, Any], StageStats]:

@@ -188,7 +188,8 @@ def _verify_one(verifier: TrajectoryVerifier, trajectory: Trajectory, task: Any,
 
 
 def _line(record: dict[str, Any]) -> str:
-    similarity = f", page similarity {record['mean_similarity']:.2f}" if record.get("mean_similarity") is not None else ""
+    mean = record.get("mean_similarity")
+    similarity = f", page similarity {mean:.2f}" if mean is not None else ""
     return (f"{record['verdict']} ({record['carried_out']}/{record['steps']}){similarity}; start from "
             f"{record['start_page']['source']}; {record['reason']} ({record['seconds']:.1f}s)")  # fmt: skip
 

@@ -82,7 +82,8 @@ def start_page(trajectory: Trajectory, video: VideoRecord | None, task_url: str,
     if trajectory.span[0] == 0:
         start = video_start_path(video)
         if start:
-            url = start if "://" in start and not base else base + url_path(start if start.startswith("/") else "/" + start)
+            path = url_path(start if start.startswith("/") or "://" in start else "/" + start)
+            url = start if "://" in start and not base else base + path
             return StartPage(url, VIDEO_START, "; ".join(tried))
         tried.append("the video names no start address")
     else:

@@ -90,7 +90,8 @@ class TrajectoryVerifier:
                 break
             after = position + advance - 1  # the last demonstrated step this action completed
             keyframe = trajectory.step_keyframes[after + 1] if after + 1 < len(actions) else trajectory.last_frame
-            similarity = page_similarity(env.observation.screenshot, keyframe, self.settings.verification.similarity_width)
+            width = self.settings.verification.similarity_width
+            similarity = page_similarity(env.observation.screenshot, keyframe, width)
             step["similarity"] = None if similarity is None else round(similarity, 3)
             floor = self.settings.verification.min_page_similarity
             if floor > 0 and similarity is not None and similarity < floor:
