@@ -53,3 +53,25 @@ def test_a_trajectory_that_executes_is_verified_one_whose_target_is_missing_is_n
     assert (rejected["verdict"], rejected["carried_out"]) == ("not", 0)
     assert "not found" in rejected["reason"] and "Launch the rocket" in rejected["reason"]
     assert rejected["step_records"][0]["status"] == "failed"
+
+
+def test_selection_keeps_or_puts_first_the_verified_demonstrations(test_settings, tmp_path) -> None:
+    from agent.videos.candidates import CandidateSource
+
+    spans = [trajectory((n, n), [LabeledAction("click", f"Button {n}")]) for n in range(4)]
+    index = TrajectoryIndex.open(tmp_path / "index", test_settings)
+    index.add_video(VIDEO, spans, source_key="test")
+    for span, verdict in zip(spans, ["not", "verified", "partly"]):  # the fourth stays unverified
+        index.set_verdict(span, {"verdict": verdict, "carried_out": int(verdict == "verified"), "steps": 1,
+                                 "reason": f"{verdict} for the test"})  # fmt: skip
+
+    def listed(mode: str) -> list[tuple[str, str]]:
+        pool = CandidateSource(index, 40, demonstrations=mode).pool([VIDEO], "click a button")
+        return [(c.trajectory.trajectory_id, c.to_dict()["verification"].split(" ")[0]) for c in pool.candidates]
+
+    assert [v for _, v in listed("all")] == ["not", "verified", "partly", "unverified"]  # the video's order
+    assert [v for _, v in listed("verified_first")] == ["verified", "partly", "unverified", "not"]
+    assert listed("verified_only") == [(f"{VIDEO}/1-1", "verified")]
+    spans[1].actions[0].target = "Relabeled"  # a verdict holds only for the actions it was made with
+    index.add_video(VIDEO, spans, source_key="test")
+    assert listed("verified_only") == []
