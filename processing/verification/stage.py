@@ -26,6 +26,7 @@ import numpy as np
 from foundation.errors import UserError
 from model_access.embeddings import Embedder
 from processing.artifacts import digest
+from processing.objectives.wording import url_path
 from processing.index import VERDICT_KEY, TrajectoryIndex, actions_key
 from processing.records import Trajectory
 from processing.verification.start_page import start_page, task_for_video
@@ -39,7 +40,8 @@ STAGE_VERSION = 1  # raise when the way steps are carried out changes, so stored
 def verdict_key(trajectory: Trajectory, task_url: str, settings: Settings) -> str:
     v = settings.verification
     return digest({
-        "version": STAGE_VERSION, "actions": actions_key(trajectory), "task_url": task_url,
+        # The start URL's path, not its host: the same site served elsewhere keeps its verdicts.
+        "version": STAGE_VERSION, "actions": actions_key(trajectory), "task_path": url_path(task_url),
         "judging": {name: getattr(v, name) for name in JUDGING},
         "grounding": [settings.replay.grounding_min_similarity, settings.replay.substitution_min_similarity],
         "embedding": [settings.models.embedding.backend, settings.models.embedding.model],
