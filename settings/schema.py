@@ -332,6 +332,9 @@ class VerificationSettings:
     reset_site: bool = True
     # Read the address bar of the trajectory's first frame (OCR of the frame's top band) to find its start page.
     read_address_bar: bool = True
+    # A trajectory starting mid-video that fails from the page its first frame shows is tried once more from the
+    # video's start, the video's earlier actions carried out first (the page's state, not only its address).
+    replay_earlier_steps: bool = True
     # Top share of a keyframe searched for the address bar (a browser's toolbar sits there).
     address_band: float = 0.12
     # Width both images are shrunk to before SSIM: page layout, not anti-aliasing, decides the score.

@@ -18,7 +18,7 @@ import threading
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -33,7 +33,8 @@ from processing.verification.start_page import start_page, task_for_video
 from processing.verification.verifier import NOT, PARTLY, VERIFIED, StartTask, TrajectoryVerifier
 from settings import Settings
 
-JUDGING = ("reset_site", "read_address_bar", "address_band", "similarity_width", "min_page_similarity")
+JUDGING = ("reset_site", "read_address_bar", "replay_earlier_steps", "address_band", "similarity_width",
+           "min_page_similarity")
 STAGE_VERSION = 1  # raise when the way steps are carried out changes, so stored verdicts are made again
 
 
@@ -179,14 +180,47 @@ def _verify_one(verifier: TrajectoryVerifier, trajectory: Trajectory, task: Any,
     started = time.perf_counter()
     reset = resets.reset(site, task.start_urls[0]) if settings.verification.reset_site else "not reset (setting off)"
     start = start_page(trajectory, index.video(trajectory.video_id), task.start_urls[0], settings)
-    try:
-        record = verifier.verify(trajectory, start, StartTask(task.key, start.url, task.sites, task.storage_state))
-    except UserError as exc:  # the start page did not open: the trajectory cannot be tried from there
-        record = {"verdict": NOT, "carried_out": 0, "steps": len(trajectory.actions), "reason": str(exc),
-                  "start_page": start.to_dict(), "mean_similarity": None, "step_records": []}  # fmt: skip
+    record = _attempt(verifier, trajectory, start, task)
+    prefix = _earlier_actions(index, trajectory) if settings.verification.replay_earlier_steps else []
+    if record["verdict"] != VERIFIED and prefix:
+        # The page's address is not its state (a form opened, a cart filled): from the video's start instead.
+        if settings.verification.reset_site:
+            resets.reset(site, task.start_urls[0])
+        whole = index.whole_video(trajectory.video_id)
+        opening = replace(trajectory, span=(0, 0), first_frame=whole.first_frame if whole else "")
+        begin = start_page(opening, index.video(trajectory.video_id), task.start_urls[0], settings)
+        begin = replace(begin, detail=f"then the video's {len(prefix)} earlier action(s); {begin.detail}".strip("; "))
+        second = _attempt(verifier, trajectory, begin, task, prefix)
+        first_try = {"start_page": record["start_page"], "verdict": record["verdict"], "reason": record["reason"]}
+        record = second if second["carried_out"] > record["carried_out"] else record
+        record["first_try" if record is second else "second_try"] = (
+            first_try if record is second else
+            {"start_page": second["start_page"], "verdict": second["verdict"], "reason": second["reason"]}
+        )  # fmt: skip
     record.update(key=key, reset=reset, task=task.key, seconds=round(time.perf_counter() - started, 2))
     index.set_verdict(trajectory, record)
     return record
+
+
+def _attempt(
+    verifier: TrajectoryVerifier, trajectory: Trajectory, start: Any, task: Any, prefix: list | None = None
+) -> dict[str, Any]:
+    opened = StartTask(task.key, start.url, task.sites, task.storage_state)
+    try:
+        return verifier.verify(trajectory, start, opened, prefix)
+    except UserError as exc:  # the start page did not open: the trajectory cannot be tried from there
+        return {"verdict": NOT, "carried_out": 0, "steps": len(trajectory.actions), "reason": str(exc),
+                "start_page": start.to_dict(), "mean_similarity": None, "step_records": []}  # fmt: skip
+
+
+def _earlier_actions(index: TrajectoryIndex, trajectory: Trajectory) -> list:
+    """The video's actions before the trajectory (empty at its start, or when the stored video list disagrees)."""
+    i, j = trajectory.span
+    whole = index.whole_video(trajectory.video_id) if i > 0 else None
+    if whole is None or len(whole.actions) <= j:
+        return []
+    same = [a.to_dict() for a in whole.actions[i : j + 1]] == [a.to_dict() for a in trajectory.actions]
+    return list(whole.actions[:i]) if same else []
 
 
 def _line(record: dict[str, Any]) -> str:

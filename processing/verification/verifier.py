@@ -23,7 +23,7 @@ from agent.replay.grounding import Grounder, PageView
 from agent.replay.policy import SKIPPED_KINDS
 from agent.replay.steps import StepPlanner
 from evaluation.environment import BrowserEnv
-from processing.records import Trajectory
+from processing.records import LabeledAction, Trajectory
 from processing.verification.similarity import page_similarity
 from processing.verification.start_page import StartPage
 from settings import Settings
@@ -66,11 +66,48 @@ class TrajectoryVerifier:
         grounder = Grounder(encode, settings.replay.grounding_min_similarity)
         self.planner = StepPlanner(grounder, settings.replay.substitution_min_similarity, lambda: env.url)
 
-    def verify(self, trajectory: Trajectory, start: StartPage, task: StartTask) -> dict[str, Any]:
+    def verify(
+        self, trajectory: Trajectory, start: StartPage, task: StartTask, prefix: list[LabeledAction] | None = None
+    ) -> dict[str, Any]:
+        """The trajectory's record; with `prefix` (the video's actions before it), those are carried out first,
+        unjudged, to bring the page into the state the video was in when the trajectory began."""
         started = time.perf_counter()
         env, planner = self.env, self.planner
         env.reset(task)
         planner.begin("", [])  # no task: the demonstration's own values
+        if prefix:
+            before = Trajectory("", "", "", list(prefix), ["" for _ in prefix], "", "", 0.0, 0.0, (0, len(prefix) - 1))
+            _, _, why = self._steps(before)
+            if why:
+                return self._record(trajectory, start, [], f"the video's earlier steps could not be carried out "
+                                                            f"to reach its start: {why}", started)  # fmt: skip
+        steps, _, failure = self._steps(trajectory)
+        return self._record(trajectory, start, steps, failure, started)
+
+    def _record(
+        self, trajectory: Trajectory, start: StartPage, steps: list[dict[str, Any]], failure: str, started: float
+    ) -> dict[str, Any]:
+        counted = [a for a in trajectory.actions if a.kind not in SKIPPED_KINDS]
+        carried = sum(1 for s in steps if s["status"] == "done")
+        verdict = verdict_of(carried, len(counted))
+        if not counted:
+            failure = "no step can be carried out (only scrolls, hovers or drags)"
+        similarities = [s["similarity"] for s in steps if s.get("similarity") is not None]
+        return {
+            "verdict": verdict,
+            "carried_out": carried,
+            "steps": len(counted),
+            "reason": failure or f"all {len(counted)} step(s) carried out",
+            "start_page": start.to_dict(),
+            "mean_similarity": round(float(np.mean(similarities)), 3) if similarities else None,
+            "final_url": self.env.url,
+            "seconds": round(time.perf_counter() - started, 2),
+            "step_records": steps,
+        }
+
+    def _steps(self, trajectory: Trajectory) -> tuple[list[dict[str, Any]], int, str]:
+        """Carry out the trajectory's steps up to the first that fails: (step records, steps done, why it failed)."""
+        env = self.env
         actions = trajectory.actions
         steps: list[dict[str, Any]] = []
         failure = ""
@@ -104,23 +141,7 @@ class TrajectoryVerifier:
                 steps.append({"step": later + 1, "action": actions[later].describe(), "status": "done",
                               "why": "carried out with the step before"})  # fmt: skip
             position += advance
-        counted = [a for a in actions if a.kind not in SKIPPED_KINDS]
-        carried = sum(1 for s in steps if s["status"] == "done")
-        verdict = verdict_of(carried, len(counted))
-        if not counted:
-            failure = "no step can be carried out (only scrolls, hovers or drags)"
-        similarities = [s["similarity"] for s in steps if s.get("similarity") is not None]
-        return {
-            "verdict": verdict,
-            "carried_out": carried,
-            "steps": len(counted),
-            "reason": failure or f"all {len(counted)} step(s) carried out",
-            "start_page": start.to_dict(),
-            "mean_similarity": round(float(np.mean(similarities)), 3) if similarities else None,
-            "final_url": env.url,
-            "seconds": round(time.perf_counter() - started, 2),
-            "step_records": steps,
-        }
+        return steps, sum(1 for s in steps if s["status"] == "done"), failure
 
     def _carry_out(self, actions: list, position: int, step: dict[str, Any]) -> tuple[bool, str, int]:
         """(carried out, why not, demonstrated steps completed) for the step at `position`."""
@@ -130,6 +151,9 @@ class TrajectoryVerifier:
             plan = self.planner.plan(actions, position, page)
             if plan is None:
                 action = actions[position]
+                if action.kind == "select" and self.planner.grounder.ground(action.target, "select", page,
+                                                                            lambda nodes: []):  # fmt: skip
+                    return False, f"found the menu {action.target!r}, but the label names no option to choose", 0
                 if action.kind in ("click", "right_click", "type", "select"):
                     return False, f"not found: nothing on the page matches {action.target!r}", 0
                 return False, f"nothing to carry out for a {action.kind} with {action.text!r}", 0
