@@ -154,8 +154,6 @@ def _process_videos(args: argparse.Namespace) -> int:
         import_ray()  # a missing ray is one line before any video is touched
     index_dir = _index_dir(args, settings)
     started = time.perf_counter()
-    if args.dry_run and getattr(args, "verify", False):
-        raise UserError("--verify carries trajectories out on the live site: drop --dry-run to run it")
     if args.dry_run:
         with ModelClient(settings) as client:
             index = TrajectoryIndex.load(index_dir, settings) if (index_dir / "trajectories.sqlite").is_file() else None
@@ -181,31 +179,11 @@ def _process_videos(args: argparse.Namespace) -> int:
     summary_path = summary_file(settings, index_dir)
     write_json_atomic(summary_path, summary.to_dict())
     print(f"summary written to {summary_path}")
-    if getattr(args, "verify", False):
-        _verify(args, settings, index_dir, [o.video_id for o in outcomes if o.ok])
+    # For `--verify`, which cli/verification.py runs after this (it needs the browser and the replay grounding).
+    args.indexed = (settings, index_dir, [outcome.video_id for outcome in outcomes if outcome.ok])
     if summary.failed:
         return 1
     return 0 if videos else 1
-
-
-def _verify(args: argparse.Namespace, settings: "Settings", index_dir: Path, video_ids: list[str]) -> None:
-    """The verification stage over the videos this run indexed (processing/verification/stage.py)."""
-    from foundation.errors import UserError
-    from processing.index import TrajectoryIndex
-    from processing.verification.stage import verify_index
-    from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks
-
-    tasks_path = args.tasks or (SANDBOX_CONFIGS_DIR if args.source == "sandbox" else None)
-    if tasks_path is None:
-        raise UserError("--verify needs --tasks PATH: the task configs that name the videos tell which site "
-                        "and start page each trajectory belongs to")  # fmt: skip
-    if not video_ids:
-        print("verification: no video was indexed in this run, nothing to verify")
-        return
-    index = TrajectoryIndex.load(index_dir, settings)
-    tasks = load_tasks(tasks_path, settings=settings)
-    run = verify_index(index, settings, tasks, workers=settings.processing.workers, video_ids=video_ids)
-    print(run.format())
 
 
 def _dry_run(args: argparse.Namespace, settings: "Settings", pipeline) -> int:

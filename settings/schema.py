@@ -326,7 +326,7 @@ class ProcessingSettings:
 
 @dataclass
 class VerificationSettings:
-    """`process-videos --verify`: every indexed trajectory carried out on the live site (processing/verification)."""
+    """`process-videos --verify`: every indexed trajectory carried out on the live site (agent/verification)."""
 
     # Reset the trajectory's site before it, so each starts from the seed state; off only for sites without a reset.
     reset_site: bool = True

@@ -6,7 +6,7 @@ import pytest
 
 from processing.index import TrajectoryIndex
 from processing.records import LabeledAction, Trajectory, VideoRecord
-from processing.verification.stage import verify_index
+from agent.verification.stage import verify_index
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks
 
 VIDEO = "shop_search_sort"  # a sandbox task names this video, so its site and start page are known

@@ -29,8 +29,8 @@ from processing.artifacts import digest
 from processing.objectives.wording import url_path
 from processing.index import VERDICT_KEY, TrajectoryIndex, actions_key
 from processing.records import Trajectory
-from processing.verification.start_page import start_page, task_for_video
-from processing.verification.verifier import NOT, PARTLY, VERIFIED, StartTask, TrajectoryVerifier
+from agent.verification.start_page import start_page, task_for_video
+from agent.verification.verifier import NOT, PARTLY, VERIFIED, StartTask, TrajectoryVerifier
 from settings import Settings
 
 JUDGING = ("reset_site", "read_address_bar", "replay_earlier_steps", "address_band", "similarity_width",

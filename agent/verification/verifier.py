@@ -24,8 +24,8 @@ from agent.replay.policy import SKIPPED_KINDS
 from agent.replay.steps import StepPlanner
 from evaluation.environment import BrowserEnv
 from processing.records import LabeledAction, Trajectory
-from processing.verification.similarity import page_similarity
-from processing.verification.start_page import StartPage
+from agent.verification.similarity import page_similarity
+from agent.verification.start_page import StartPage
 from settings import Settings
 
 VERIFIED, PARTLY, NOT = "verified", "partly", "not"
