@@ -189,14 +189,12 @@ def _verify_one(verifier: TrajectoryVerifier, trajectory: Trajectory, task: Any,
         whole = index.whole_video(trajectory.video_id)
         opening = replace(trajectory, span=(0, 0), first_frame=whole.first_frame if whole else "")
         begin = start_page(opening, index.video(trajectory.video_id), task.start_urls[0], settings)
-        begin = replace(begin, detail=f"then the video's {len(prefix)} earlier action(s); {begin.detail}".strip("; "))
+        begin = replace(begin, source=f"{begin.source} + the video's {len(prefix)} earlier action(s)")
         second = _attempt(verifier, trajectory, begin, task, prefix)
-        first_try = {"start_page": record["start_page"], "verdict": record["verdict"], "reason": record["reason"]}
-        record = second if second["carried_out"] > record["carried_out"] else record
-        record["first_try" if record is second else "second_try"] = (
-            first_try if record is second else
-            {"start_page": second["start_page"], "verdict": second["verdict"], "reason": second["reason"]}
-        )  # fmt: skip
+        better, other, name = (second, record, "first_try") if second["carried_out"] > record["carried_out"] else (
+            record, second, "second_try")  # fmt: skip
+        better[name] = {key: other[key] for key in ("start_page", "verdict", "reason")}  # the other try, for the record
+        record = better
     record.update(key=key, reset=reset, task=task.key, seconds=round(time.perf_counter() - started, 2))
     index.set_verdict(trajectory, record)
     return record
