@@ -164,17 +164,28 @@ class TrajectoryIndex:
                 (trajectory.trajectory_id, actions_key(trajectory), json.dumps(verdict, ensure_ascii=False)),
             )
 
-    def verdicts(self) -> dict[str, tuple[str, dict]]:
-        """trajectory id -> (hash of the actions it was verified with, verdict); empty for an unverified index."""
+    def verdicts(self, trajectory_ids: list[str] | None = None) -> dict[str, tuple[str, dict]]:
+        """trajectory id -> (hash of the actions it was verified with, verdict), of every trajectory or those
+        named; empty for an unverified index."""
+        query = "SELECT trajectory_id, actions_key, record FROM verdicts"
+        ids = list(trajectory_ids or [])
+        # Named ids go in batches below SQLite's oldest limit of 999 parameters a statement.
+        batches = [ids[n : n + 900] for n in range(0, len(ids), 900)] if trajectory_ids is not None else [None]
+        rows: list = []
         try:
             with self._db() as db:
-                rows = db.execute("SELECT trajectory_id, actions_key, record FROM verdicts").fetchall()
+                for batch in batches:
+                    if batch is None:
+                        rows += db.execute(query).fetchall()
+                    else:
+                        rows += db.execute(f"{query} WHERE trajectory_id IN ({','.join('?' * len(batch))})",
+                                           batch).fetchall()  # fmt: skip
         except sqlite3.OperationalError:  # an index made before verdicts were kept
             return {}
         return {row[0]: (row[1], json.loads(row[2])) for row in rows}
 
     def _with_verdicts(self, trajectories: list[Trajectory]) -> list[Trajectory]:
-        verdicts = self.verdicts()
+        verdicts = self.verdicts([t.trajectory_id for t in trajectories])
         for trajectory in trajectories:
             found = verdicts.get(trajectory.trajectory_id)
             if found is not None and found[0] == actions_key(trajectory):
