@@ -23,18 +23,19 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 def _process_then_verify(args: argparse.Namespace, processing) -> int:
     if args.verify and args.dry_run:
         raise UserError("--verify carries trajectories out on the live site: drop --dry-run to run it")
-    code = processing(args)
     if not args.verify:
-        return code
-    from agent.verification.stage import verify_index
-    from processing.index import TrajectoryIndex
+        return processing(args)
     from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks
 
-    settings, index_dir, video_ids = args.indexed
     tasks_path = args.tasks or (SANDBOX_CONFIGS_DIR if args.source == "sandbox" else None)
     if tasks_path is None:
         raise UserError("--verify needs --tasks PATH: the task configs that name the videos tell which site "
                         "and start page each trajectory belongs to")  # fmt: skip
+    code = processing(args)  # checked before: a missing --tasks must not cost the processing first
+    from agent.verification.stage import verify_index
+    from processing.index import TrajectoryIndex
+
+    settings, index_dir, video_ids = args.indexed
     if not video_ids:
         print("verification: no video was indexed in this run, nothing to verify")
         return code
