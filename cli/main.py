@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "tasks.cli",
     "cli.tasks_cli",
     "processing.cli",
+    "cli.verification",  # wraps process-videos for --verify
     "retrieval.cli",
     "evaluation.cli",
     "model_access.cli",

@@ -73,9 +73,22 @@ class RunSpec:
                 for name in ("use_videos", "trajectory_selection", "visual", "transcript_only")
             },
             **_harness_identity(settings),
+            # Which demonstrations selection may show (issue 38): a verified_only run is another configuration;
+            # the default adds no key, so older run folders still resume.
+            **_selection_identity(settings),
             # Sample K > 1 of the same configuration (sample 1 has no key, so older run folders still resume).
             **({"sample": settings.run.sample} if settings.run.sample != 1 else {}),
         }
+
+
+def _selection_identity(settings: Settings) -> dict[str, Any]:
+    selection = settings.selection
+    found: dict[str, Any] = {}
+    if selection.demonstrations != "all":
+        found["demonstrations"] = selection.demonstrations
+    if selection.stage2_verdicts:
+        found["stage2_verdicts"] = True
+    return {"selection": found} if found else {}
 
 
 # The run conditions a harness preset changes (`--harness videowa`): a run under other conditions is another run.

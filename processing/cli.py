@@ -51,6 +51,10 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         help="who names objectives (processing.objectives): vlm (the method) or derived (model-free "
         "baseline)")  # fmt: skip
     add("--index", metavar="DIR", help="trajectory index folder (default <cache>/index)")
+    add("--verify", action="store_true",
+        help="after the index, carry out each trajectory on the live site (reset first) and keep its verdict: "
+        "verified, partly or not (docs/processing.md); the sites must run; --tasks names the sites "
+        "(default for --source sandbox: the sandbox tasks); --workers browsers at once")  # fmt: skip
     add_model_arguments(parser)
     parser.set_defaults(handler=_process_videos)
 
@@ -175,6 +179,8 @@ def _process_videos(args: argparse.Namespace) -> int:
     summary_path = summary_file(settings, index_dir)
     write_json_atomic(summary_path, summary.to_dict())
     print(f"summary written to {summary_path}")
+    # For `--verify`, which cli/verification.py runs after this (it needs the browser and the replay grounding).
+    args.indexed = (settings, index_dir, [outcome.video_id for outcome in outcomes if outcome.ok])
     if summary.failed:
         return 1
     return 0 if videos else 1

@@ -10,7 +10,7 @@ import html
 import os
 from pathlib import Path
 
-from processing.index import TrajectoryIndex
+from processing.index import VERDICT_KEY, TrajectoryIndex
 from processing.records import Trajectory
 
 _STYLE = """
@@ -47,13 +47,21 @@ def _trajectory_html(trajectory: Trajectory, page_dir: Path) -> str:
     )
     i, j = trajectory.span
     checks = trajectory.checks.get("reason", "")
+    found = trajectory.checks.get(VERDICT_KEY)
+    verdict = "unverified"
+    if found:  # what `process-videos --verify` found on the live site
+        verdict = f"{found['verdict']} ({found['carried_out']}/{found['steps']}, start from " \
+                  f"{found.get('start_page', {}).get('source', '?')})"
+        if found["verdict"] != "verified":
+            verdict += f": {found['reason']}"
     return (
         '<div class="trajectory">'
         f'<div class="objective">{html.escape(trajectory.objective)}</div>'
         f'<div class="meta">{html.escape(trajectory.trajectory_id)} · actions {i}-{j} · '
         f"{_time(trajectory.start_s)}-{_time(trajectory.end_s)} · "
         f"objective by {html.escape(trajectory.objective_source)}"
-        f"{' · check: ' + html.escape(str(checks)) if checks else ''}</div>"
+        f"{' · check: ' + html.escape(str(checks)) if checks else ''}"
+        f' · <span class="verdict">on the live site: {html.escape(verdict)}</span></div>'
         f"<ol>{steps}</ol><div class=\"strip\">{strip}</div></div>"
     )
 

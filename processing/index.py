@@ -9,6 +9,9 @@ Folder layout (`<cache>/index/` unless `--index DIR`):
   span and objective vector), one row per video (its record and the key of the
   processing output the rows came from), and what built the index (embedding model,
   vector size);
+  The `verdicts` table holds what `process-videos --verify` found for each trajectory,
+  keyed by the trajectory's id and the hash of its actions (a re-labeled span is not
+  taken for verified); readers find it in `trajectory.checks["verification"]`;
 - `objectives.faiss`: an `IndexIDMap2` over an exact inner-product index of the
   L2-normalised objective vectors (inner product = cosine), ids = SQLite row ids.
 
@@ -21,6 +24,7 @@ embedding model built it and refuses queries or additions from another one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -57,11 +61,20 @@ CREATE TABLE IF NOT EXISTS trajectories (
     id INTEGER PRIMARY KEY AUTOINCREMENT, trajectory_id TEXT NOT NULL UNIQUE, video_id TEXT NOT NULL,
     objective TEXT NOT NULL, start_s REAL NOT NULL, end_s REAL NOT NULL, record TEXT NOT NULL, vector BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS trajectories_by_video ON trajectories (video_id);
+CREATE TABLE IF NOT EXISTS verdicts (
+    trajectory_id TEXT PRIMARY KEY, actions_key TEXT NOT NULL, record TEXT NOT NULL);
 """
+VERDICT_KEY = "verification"  # in a trajectory's `checks`: what `process-videos --verify` found on the live site
 
 
 class IndexMismatchError(UserError):
     """The index was built with another embedding model (or format) than the one configured."""
+
+
+def actions_key(trajectory: Trajectory) -> str:
+    """Hash of what a trajectory asks to do: a verdict holds only for these very actions."""
+    text = json.dumps([a.to_dict() for a in trajectory.actions], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def embedding_identity(settings: Settings) -> str:
@@ -132,8 +145,52 @@ class TrajectoryIndex:
     def trajectories(self, video_id: str) -> list[Trajectory]:
         with self._db() as db:
             rows = db.execute("SELECT record FROM trajectories WHERE video_id = ? ORDER BY id", (video_id,)).fetchall()
-        found = [Trajectory.from_dict(json.loads(row[0])) for row in rows]
+        found = self._with_verdicts([Trajectory.from_dict(json.loads(row[0])) for row in rows])
         return sorted(found, key=lambda t: (t.span[0], t.span[1]))
+
+    def all_trajectories(self) -> list[Trajectory]:
+        """Every trajectory, video by video in the index's order."""
+        return [t for video_id in self.videos() for t in self.trajectories(video_id)]
+
+    # -- verdicts of `process-videos --verify` ------------------------------------------------------
+
+    def set_verdict(self, trajectory: Trajectory, verdict: dict) -> None:
+        """Keep what verification found for `trajectory` (replacing an earlier verdict)."""
+        with self._lock, self._db() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS verdicts (trajectory_id TEXT PRIMARY KEY, "
+                       "actions_key TEXT NOT NULL, record TEXT NOT NULL)")  # fmt: skip
+            db.execute(
+                "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?)",
+                (trajectory.trajectory_id, actions_key(trajectory), json.dumps(verdict, ensure_ascii=False)),
+            )
+
+    def verdicts(self, trajectory_ids: list[str] | None = None) -> dict[str, tuple[str, dict]]:
+        """trajectory id -> (hash of the actions it was verified with, verdict), of every trajectory or those
+        named; empty for an unverified index."""
+        query = "SELECT trajectory_id, actions_key, record FROM verdicts"
+        ids = list(trajectory_ids or [])
+        # Named ids go in batches below SQLite's oldest limit of 999 parameters a statement.
+        batches = [ids[n : n + 900] for n in range(0, len(ids), 900)] if trajectory_ids is not None else [None]
+        rows: list = []
+        try:
+            with self._db() as db:
+                for batch in batches:
+                    if batch is None:
+                        rows += db.execute(query).fetchall()
+                    else:
+                        rows += db.execute(f"{query} WHERE trajectory_id IN ({','.join('?' * len(batch))})",
+                                           batch).fetchall()  # fmt: skip
+        except sqlite3.OperationalError:  # an index made before verdicts were kept
+            return {}
+        return {row[0]: (row[1], json.loads(row[2])) for row in rows}
+
+    def _with_verdicts(self, trajectories: list[Trajectory]) -> list[Trajectory]:
+        verdicts = self.verdicts([t.trajectory_id for t in trajectories])
+        for trajectory in trajectories:
+            found = verdicts.get(trajectory.trajectory_id)
+            if found is not None and found[0] == actions_key(trajectory):
+                trajectory.checks = {**trajectory.checks, VERDICT_KEY: found[1]}
+        return trajectories
 
     def __len__(self) -> int:
         with self._db() as db:
@@ -331,7 +388,9 @@ class TrajectoryIndex:
         marks = ",".join("?" * len(ids))
         with self._db() as db:
             rows = db.execute(f"SELECT id, record FROM trajectories WHERE id IN ({marks})", ids).fetchall()
-        return {int(row[0]): Trajectory.from_dict(json.loads(row[1])) for row in rows}
+        found = {int(row[0]): Trajectory.from_dict(json.loads(row[1])) for row in rows}
+        self._with_verdicts(list(found.values()))
+        return found
 
 
 class _Closing:

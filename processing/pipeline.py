@@ -44,6 +44,7 @@ from processing.plugins import Clip, create_labeler, create_objective_maker
 from processing.records import LabeledAction, Trajectory, VideoRecord
 from processing.stages import action_filtering, merging, trajectory_filtering
 from processing.stages.asking import StageStats
+from processing.stages.spoiling import spoil_actions
 from processing.stages.trajectories import (
     build_trajectory,
     subsequence_count,
@@ -451,6 +452,10 @@ class Pipeline:
             use_model=bool(self.labeler.roles),  # a model-free labeler's single clip has nothing labeled twice
             title=state.record.title,
         )
+        p = self.settings.processing
+        actions, spoiled = spoil_actions(actions, p.spoil_share, p.spoil_seed, state.record.video_id)
+        if spoiled:
+            stats.problems.append(f"{len(spoiled)} action(s) spoiled on purpose (spoil_share={p.spoil_share})")
         return [action.to_dict() for action in actions], stats
 
     def _filter_actions(self, state: _Video, merged: list[dict[str, Any]]) -> tuple[dict[str, Any], StageStats]:

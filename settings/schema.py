@@ -323,6 +323,31 @@ class ProcessingSettings:
     ocr_labeler: OcrLabelerSettings = field(default_factory=OcrLabelerSettings)
     # Speech recognition of videos without subtitles: audio format, pieces, silence.
     speech: SpeechSettings = field(default_factory=SpeechSettings)
+    # Share of merged actions whose target or kind is swapped on purpose (0 = none): measures how well
+    # `--verify` catches wrong labels (benchmarks/verification.py). Never for real use.
+    spoil_share: float = 0.0
+    # Seed of that swap, so a spoiled index can be made again exactly.
+    spoil_seed: int = 0
+
+
+@dataclass
+class VerificationSettings:
+    """`process-videos --verify`: every indexed trajectory carried out on the live site (agent/verification)."""
+
+    # Reset the trajectory's site before it, so each starts from the seed state; off only for sites without a reset.
+    reset_site: bool = True
+    # Read the address bar of the trajectory's first frame (OCR of the frame's top band) to find its start page.
+    read_address_bar: bool = True
+    # A trajectory starting mid-video that fails from the page its first frame shows is tried once more from the
+    # video's start, the video's earlier actions carried out first (the page's state, not only its address).
+    replay_earlier_steps: bool = True
+    # Top share of a keyframe searched for the address bar (a browser's toolbar sits there).
+    address_band: float = 0.12
+    # Width both images are shrunk to before SSIM: page layout, not anti-aliasing, decides the score.
+    similarity_width: int = 320
+    # A carried-out step whose page is less similar (SSIM) than this to the video's next keyframe counts as
+    # not reproduced; 0 records the similarity without judging by it.
+    min_page_similarity: float = 0.0
 
 
 @dataclass
@@ -348,6 +373,11 @@ class SelectionSettings:
     skip_unchanged: bool = True
     # No longer read: selection prompts get the policy's whole page text; kept so older config files still load.
     page_summary_lines: int = 30
+    # Which trajectories may be shown: "all" (the method), "verified_first" (those `process-videos --verify`
+    # carried out on the live site listed before the others) or "verified_only" (only those).
+    demonstrations: str = "all"
+    # Stage 2 reads, beside each candidate, whether it was carried out on the live site (off: the method's prompt).
+    stage2_verdicts: bool = False
 
 
 @dataclass
@@ -575,6 +605,7 @@ class Settings:
     agent: AgentSettings = field(default_factory=AgentSettings)
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     replay: ReplaySettings = field(default_factory=ReplaySettings)
+    verification: VerificationSettings = field(default_factory=VerificationSettings)
     run: RunSettings = field(default_factory=RunSettings)
     report: ReportSettings = field(default_factory=ReportSettings)
     agentoccam: AgentOccamSettings = field(default_factory=AgentOccamSettings)

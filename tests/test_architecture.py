@@ -38,6 +38,7 @@ AGENT_ROOMS: dict[str, set[str]] = {
     "method": {"base", "videos"},
     "videowa_baselines": {"base", "videos"},
     "replay": {"base", "videos"},
+    "verification": {"base", "videos", "replay"},
 }
 ROOM_RULE = "rooms inside agent/ import downwards (docs/architecture.md, the agent's rooms)"
 

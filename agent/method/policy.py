@@ -53,7 +53,9 @@ class VideoPolicy:
             self.index = open_index(settings, Embedder(settings, self.client.ledger))
         if self.index is not None:
             selection = settings.selection
-            self.source = CandidateSource(self.index, selection.stage1_pool_per_video, selection.stage1_precut)
+            self.source = CandidateSource(
+                self.index, selection.stage1_pool_per_video, selection.stage1_precut, selection.demonstrations
+            )
         if self.mode in (Mode.SELECTION, Mode.WHOLE_VIDEO):
             self.client.role_settings(settings.selection.role)  # an unconfigured role fails before any task
             if self.source is not None and self.mode is Mode.SELECTION:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from agent.videos.candidates import Candidate, CandidatePool, CandidateSource
+from agent.videos.verdicts import verdict_label
 from agent.videos.demonstration import CONTINUED, SELECTED, Demonstration, numbered_steps
 from agent.videos.images import keyframe_data_url
 from agent.videos.page import page_title, ranking_query
@@ -219,6 +220,8 @@ class TwoStageSelector:
             steps = numbered_steps(trajectory.actions)
             number, objective = candidate.number, trajectory.objective
             parts.append(block("select_stage2_candidate", number=number, objective=objective, steps=steps))
+            if self.settings.selection.stage2_verdicts:  # off in the method: its prompt knows no verdicts
+                parts.append(block("select_stage2_verdict", verdict=verdict_label(trajectory)))
             screens = self.settings.selection.stage2_screens
             url = keyframe_data_url(trajectory.first_frame, agent.demonstration_image_max_side) if screens else None
             if url is not None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from agent.videos.candidates import CandidateSource
+from agent.videos.verdicts import choose, verdict_label, verdict_of
 from processing.records import Trajectory
 from settings import Settings
 
@@ -61,6 +62,7 @@ class Scored:
             "objective": self.trajectory.objective,
             "score": round(self.similarity, 4),
             "stage1": round(self.stage1, 4),
+            "verification": verdict_label(self.trajectory),
         }
         if self.first is not None:
             data["first_step"] = self.first.note
@@ -88,12 +90,17 @@ class EmbeddingSelector:
         """Stage-1 ranking of one video's trajectories (not in `exclude`), best first."""
         replay = self.settings.replay
         pool = max(self.settings.selection.candidates_per_video, self.settings.selection.stage1_pool_per_video)
-        hits = self.source.index.search(query, k=pool + len(exclude), video_ids=[video_id])
+        # Filtering by verdict comes after the search, so it reads the whole video's list.
+        k = pool + len(exclude) if self.source.demonstrations == "all" else len(self.source.index)
+        hits = self.source.index.search(query, k=k, video_ids=[video_id])
         found = [
             Scored(t, float(s), float(s) + replay.length_bonus * min(t.length, replay.length_bonus_cap))
             for t, s in hits
             if t.trajectory_id not in exclude
         ]
+        found = choose(found, self.source.demonstrations, lambda c: c.trajectory)  # selection.demonstrations
+        if self.source.demonstrations == "verified_first":
+            return sorted(found[:pool], key=lambda c: (verdict_of(c.trajectory) != "verified", -c.stage1))
         return sorted(found[:pool], key=lambda c: -c.stage1)
 
     def select(

@@ -72,7 +72,12 @@ class ReplayPolicy:
         grounder = Grounder(self._encode, settings.replay.grounding_min_similarity)
         self.planner = StepPlanner(grounder, settings.replay.substitution_min_similarity, self._page_url)
         self.index = open_index(settings, self.embedder) if self.mode is not Mode.NONE else None
-        self.source = CandidateSource(self.index, settings.selection.stage1_pool_per_video) if self.index else None
+        selection = settings.selection
+        self.source = (
+            CandidateSource(self.index, selection.stage1_pool_per_video, demonstrations=selection.demonstrations)
+            if self.index
+            else None
+        )
         self.selector = EmbeddingSelector(settings, self.source) if self.source else None
         self.env: Any = None
         self._reset_episode()

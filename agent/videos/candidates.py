@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.videos.verdicts import check_mode, choose, verdict_label
 from processing.index import TrajectoryIndex
 from processing.records import Trajectory
 
@@ -31,6 +32,7 @@ class Candidate:
             "video": self.trajectory.video_id,
             "objective": self.trajectory.objective,
             "score": None if self.score is None else round(self.score, 4),
+            "verification": verdict_label(self.trajectory),
         }
 
 
@@ -47,16 +49,20 @@ class CandidatePool:
 
 
 class CandidateSource:
-    def __init__(self, index: TrajectoryIndex, pool_per_video: int, precut: bool = False) -> None:
+    def __init__(
+        self, index: TrajectoryIndex, pool_per_video: int, precut: bool = False, demonstrations: str = "all"
+    ) -> None:
         self.index = index
         self.pool_per_video = max(1, pool_per_video)
         self.precut = precut
+        self.demonstrations = check_mode(demonstrations)  # selection.demonstrations (agent/videos/verdicts.py)
         self._by_video: dict[str, list[Trajectory]] = {}
 
     def trajectories(self, video_id: str) -> list[Trajectory]:
-        """Every trajectory of the video, in the video's order (read once per process)."""
+        """Every trajectory of the video that `selection.demonstrations` admits, in the video's order (verified
+        first with `verified_first`); read once per process."""
         if video_id not in self._by_video:
-            self._by_video[video_id] = self.index.trajectories(video_id)
+            self._by_video[video_id] = choose(self.index.trajectories(video_id), self.demonstrations)
         return self._by_video[video_id]
 
     def pool(self, video_ids: list[str], query: str) -> CandidatePool:
@@ -69,6 +75,8 @@ class CandidateSource:
                 scores = {trajectory.trajectory_id: score for trajectory, score in hits}
                 # Listed in the video's order, which reads as the tutorial unfolds; the ranking only bounds the list.
                 kept = [t for t in every if t.trajectory_id in scores]
+                if scores and self.precut and self.demonstrations != "all":
+                    kept = choose(kept, self.demonstrations)
             else:
                 kept = every
             for trajectory in kept:

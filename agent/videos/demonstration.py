@@ -12,6 +12,7 @@ from typing import Any
 
 from agent.videos.images import keyframe_data_url, report_thumbnail
 from agent.videos.templates import block, render
+from agent.videos.verdicts import verdict_label
 from agent.base.templates import text_block
 from model_access.messages import image_part
 from processing.records import LabeledAction, Trajectory
@@ -79,6 +80,7 @@ class Demonstration:
             "objective": trajectory.objective,
             "actions": [action.describe() for action in trajectory.actions],
             "video_time": f"{trajectory.start_s:.1f}-{trajectory.end_s:.1f} s",
+            "verification": verdict_label(trajectory),  # what `process-videos --verify` found on the live site
         }
         if not visual:
             data["keyframes"] = "not shown to the model (agent.visual is off)"

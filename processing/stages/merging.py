@@ -33,7 +33,10 @@ ANSWER_HEADING = "MERGED ACTIONS:"
 
 
 def identity(settings: Settings) -> dict[str, Any]:
-    return {"prompts": prompt_identity(settings.processing, TEMPLATE), "model": role_identity(settings, "llm")}
+    found = {"prompts": prompt_identity(settings.processing, TEMPLATE), "model": role_identity(settings, "llm")}
+    if settings.processing.spoil_share > 0:  # spoiled on purpose after merging (processing/stages/spoiling.py)
+        found["spoil"] = [settings.processing.spoil_share, settings.processing.spoil_seed]
+    return found
 
 
 @dataclass

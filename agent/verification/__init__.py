@@ -1,0 +1,1 @@
+"""`process-videos --verify`: each indexed trajectory carried out on the live, reset site before an agent trusts it."""
