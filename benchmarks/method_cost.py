@@ -21,7 +21,7 @@ script records/processes what is missing the same way. Timings depend on the mac
 ratios come from one run on one machine.
 
     .venv/bin/python benchmarks/method_cost.py [--tasks 8] [--steps 3] [--page-tokens 800] [--reply-tokens 64]
-        [--variants base,before,now] [--prompt-cache MIB] [--skip-agent | --skip-processing]
+        [--variants base,now,structured,base-grammar,grammar] [--prompt-cache MIB] [--skip-agent | --skip-processing]
 """
 
 from __future__ import annotations
@@ -48,8 +48,12 @@ SHORT = {"selection_continuation": "continuation", "selection_stage1": "stage 1"
          "policy": "policy", "trajectories": "objectives"}  # fmt: skip
 BEFORE = ["--set", "selection.shared_opening=false", "--set", "selection.skip_unchanged=false"]
 PROCESSING_BEFORE = ["--set", "processing.shared_opening=false"]
+STRUCTURED = ["--set", "models.policy.structured_output=auto"]  # selection held to its schemas (issue 39)
+GRAMMAR = ["--set", "agentoccam.reply_grammar=true"]  # the policy's reply held to its sections and the page's ids
 VARIANTS = {"base": ("base agent", "base", []), "before": ("method, before", "video", BEFORE),
-            "now": ("method, now", "video", [])}  # fmt: skip
+            "now": ("method, now", "video", []), "structured": ("method, structured", "video", STRUCTURED),
+            "base-grammar": ("base, grammar", "base", GRAMMAR),
+            "grammar": ("method, both", "video", STRUCTURED + GRAMMAR)}  # fmt: skip
 OBJECTIVE_VIDEOS = ("forum_browse_sort", "shop_search_sort")
 
 
@@ -95,6 +99,7 @@ class AgentResult:
     unreadable_selections: int = 0
     selections: int = 0
     reused_decisions: int = 0
+    unreadable_steps: int = 0  # steps with no readable action (model health's count)
     status: dict[str, int] = field(default_factory=dict)
 
     def total(self) -> Totals:
@@ -205,6 +210,7 @@ def read_agent_result(label: str, out: Path, calls: list[Call]) -> AgentResult:
     for path in sorted((out / "run" / "tasks").glob("*/record.json")):
         record = json.loads(path.read_text())
         result.status[record["status"]] = result.status.get(record["status"], 0) + 1
+        result.unreadable_steps += int((record.get("model_health") or {}).get("unparseable_steps", 0))
         episode = json.loads((path.parent / "episode.json").read_text())
         for step in episode["steps"]:
             result.steps += 1
@@ -329,6 +335,8 @@ def print_agent(results: list[AgentResult], args) -> None:
               f"reply (no demonstration), {result.reused_decisions} decided by an identical earlier step; "
               f"selection prompt tokens reused {selection_share(result):.0%}")  # fmt: skip
     print(f"tasks: " + "; ".join(f"{r.label}: {r.status}" for r in results))
+    unread = "; ".join(f"{r.label}: {r.unreadable_steps} of {r.steps}" for r in results)
+    print(f"steps with no readable action: {unread}")
     for result in methods:
         print(f"ratio {result.label} / base agent: step time {result.step_seconds() / base.step_seconds():.2f}x, "
               f"tokens read {result.step_tokens_read() / base.step_tokens_read():.2f}x")  # fmt: skip
