@@ -76,6 +76,7 @@ from model_access.scripted_server import is_scripted_reply
 from model_access.structured_output import (
     OPENAI,
     TRANSFORMERS,
+    ServerKind,
     ServerKinds,
     check_mode,
     request_fields,
@@ -236,8 +237,7 @@ class ModelClient:
         mode = check_mode(role_settings.structured_output, role)
         if mode == "off":
             return False
-        api_key = os.environ.get(role_settings.api_key_env, "") if role_settings.api_key_env else ""
-        kind = self.server_kinds.of(role_settings.base_url, api_key)
+        kind = self.server_kind(role_settings)
         chosen = resolve_mode(mode, kind)
         if kind.kind == TRANSFORMERS or chosen == "off":
             self.server_kinds.warn_once(role, f"models.{role}.structured_output={mode}: the {role} server at "
@@ -349,13 +349,17 @@ class ModelClient:
             body["seed"] = sample_seed(plain_key, scope.sample, scope.unit, occurrence)
         return request_key({**body, "messages": keyed_messages, "drawn": drawn}), drawn
 
+    def server_kind(self, role: ModelRoleSettings) -> ServerKind:
+        """The kind of the role's server (vLLM, llama.cpp...), asked once per endpoint with the role's key."""
+        return self.server_kinds.of(role.base_url, _api_key(role))
+
     def http_client(self, role: ModelRoleSettings) -> openai.OpenAI:
         """The OpenAI client of a role's endpoint (shared by its calls; for requests other than chat)."""
         return self._http_client(role)
 
     def _http_client(self, role: ModelRoleSettings) -> openai.OpenAI:
         # vLLM needs no key; the OpenAI library insists on one, so an unset variable becomes a placeholder.
-        api_key = os.environ.get(role.api_key_env, "") if role.api_key_env else ""
+        api_key = _api_key(role)
         cache_key = (role.base_url, api_key)
         with self._http_lock:
             http = self._http.get(cache_key)
@@ -541,6 +545,11 @@ class ModelClient:
             self.cache.put(key, entry)
         except OSError as exc:
             log.warning("could not write the model call cache (%s); the answer is used but not kept", exc)
+
+
+def _api_key(role: ModelRoleSettings) -> str:
+    """The role's key from its environment variable ("" when it names none or the variable is unset)."""
+    return os.environ.get(role.api_key_env, "") if role.api_key_env else ""
 
 
 def length_fields(role: ModelRoleSettings) -> tuple[str, ...]:

@@ -63,11 +63,6 @@ class ReplySchema:
         return "" if error is None else f"{error.message} (at {'/'.join(map(str, error.absolute_path)) or 'top'})"
 
 
-def schema_beside(prompt_path: Path) -> ReplySchema:
-    """The schema kept beside a prompt file (`NAME.txt` -> `NAME.schema.json`)."""
-    return load_reply_schema(prompt_path.parent / f"{prompt_path.stem}.schema.json")
-
-
 @lru_cache(maxsize=None)
 def load_reply_schema(path: Path) -> ReplySchema:
     if not path.is_file():

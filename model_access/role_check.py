@@ -159,7 +159,7 @@ def _check_length_limit(client: ModelClient, role: str, check: RoleCheck) -> Non
 def _check_structured_output(client: ModelClient, role: str, check: RoleCheck) -> None:
     role_settings = client.role_settings(role)
     mode = check_mode(role_settings.structured_output, role)
-    kind = client.server_kinds.of(role_settings.base_url)
+    kind = client.server_kind(role_settings)
     tried = resolve_mode(mode if mode != "off" else "auto", kind)
     setting = f"models.{role}.structured_output={mode}"
     if tried == "off" or kind.kind == TRANSFORMERS:

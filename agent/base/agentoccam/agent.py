@@ -295,8 +295,7 @@ class AgentOccamAgent(ModelPolicy):
         """The request field holding the reply to `agentoccam.reply_grammar`'s grammar ({} when off)."""
         if not self.settings.agentoccam.reply_grammar:
             return {}
-        role = self.client.role_settings(POLICY_ROLE)
-        kind = self.client.server_kinds.of(role.base_url)
+        kind = self.client.server_kind(self.client.role_settings(POLICY_ROLE))
         page_ids = sorted((i for i in self.page.ids if i.isdigit()), key=int) if self.page is not None else []
         grammar = policy_grammar(headings(render("output_format")), self.commands, page_ids)
         fields = grammar_fields(kind, grammar)
