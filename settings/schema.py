@@ -368,6 +368,10 @@ class SelectionSettings:
     # own introduction and material, so the server reads the page once per step (its prefix cache); off: each
     # call opens with its introduction (the order before issue 28). Same words either way (docs/fidelity.md).
     shared_opening: bool = True
+    # Stage 1 opens with its introduction and the objective list, then the step's context: the list is the same
+    # at every step and in every task over the same videos, so a server that keeps several prompts reads it once
+    # (issue 39's layout setting). Off (the default): the context first, as `shared_opening` orders it.
+    stage1_objectives_first: bool = False
     # A step whose task, page, screenshot, history, previous trajectory and candidates equal an earlier
     # step's reuses that step's decision instead of asking the same prompts again.
     skip_unchanged: bool = True

@@ -189,7 +189,13 @@ class TwoStageSelector:
         )
         per_video = self.settings.selection.candidates_per_video
         material = block("select_stage1", listing=listing, per_video=per_video)
-        message = self._message(context, "select_stage1_intro", [material])
+        if self.settings.selection.stage1_objectives_first:
+            # The list before anything task- or step-specific: a prefix cache keeps it across steps and tasks.
+            opening = block("select_context", **context)
+            message: Message = {"role": "user", "content": [block("select_stage1_intro"), material, opening,
+                                                            *self._screen]}
+        else:
+            message = self._message(context, "select_stage1_intro", [material])
         # Constrained, a pick can only be a number on the list (the prompt's words are unchanged).
         listed = [c.number for video_id in pool.per_video for c in pool.of_video(video_id)]
         schema = reply_schema("select_stage1")

@@ -4,7 +4,8 @@
 off, each call opens with its own introduction as before. The same scripted story is played both ways:
 the decisions must not change, every prompt must hold the same paragraphs, and only the shared order may
 let stage 1 and stage 2 of one step open with the same page text. `selection.skip_unchanged` answers a
-step identical to an earlier one from that step's decision, without a model call.
+step identical to an earlier one from that step's decision, without a model call. `selection.stage1_objectives_first`
+opens stage 1 with its objective list, so two tasks over the same videos share it as a prompt prefix.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from tests.agent.world import (
     picks,
     relevant,
     rules_for,
+    chat_requests,
     steps,
 )
 
@@ -132,3 +134,35 @@ def test_a_step_identical_to_an_earlier_one_reuses_its_decision_without_asking(a
     assert asked_third == 0 and third.record["reused_from_step"] == 2
     assert third.record["chosen"] == second.record["chosen"] and third.record["usage"]["calls"] == 0
     assert "reused_from_step" not in changed.record and changed.record["usage"]["calls"] == 3
+
+
+def _stage1_prompts(agent_index, tmp_path, objectives_first: bool) -> list[str]:
+    """Stage 1's prompt text for two tasks on two pages over the same two videos."""
+    tasks = ("Sort the headphones by price", "Find the forum about tea")
+    script = {"rules": [rule for task in tasks for rule in rules_for(task, STAGE1, [picks()])]}
+    with ScriptedServer(script) as server:
+        settings = embedding_settings(load_settings(), server.base_url)
+        settings.paths.cache_dir = tmp_path
+        settings.models.policy.base_url, settings.models.policy.model = server.base_url, "scripted-policy"
+        settings.models.max_retries, settings.models.use_cache = 0, False
+        settings.selection.stage1_objectives_first = objectives_first
+        source = CandidateSource(TrajectoryIndex.load(agent_index, settings), pool_per_video=40)
+        with ModelClient(settings) as client:
+            for task, tree in zip(tasks, ("[1] link 'Sort By'", "[7] link 'Forums'")):
+                selector = TwoStageSelector(settings, client, source)
+                selector.reset([SEARCH_VIDEO, FORUM_VIDEO], {})
+                assert selector.select(task, _observation(tree), "").record["decision"] == "none"  # nothing picked
+        return [r.text for r in chat_requests(server) if r.kind == "stage1"]
+
+
+def test_objectives_first_moves_stage1s_list_ahead_of_the_task_with_the_same_words(agent_index, tmp_path) -> None:
+    default = _stage1_prompts(agent_index, tmp_path / "default", objectives_first=False)
+    first = _stage1_prompts(agent_index, tmp_path / "first", objectives_first=True)
+    assert len(default) == len(first) == 2
+    for new, old in zip(first, default):
+        assert _paragraphs(new) == _paragraphs(old)
+    listing_end = first[0].index("Work in three steps")  # the instructions that follow the whole list
+    assert first[0].index("OBJECTIVES OF THE AVAILABLE") < listing_end < first[0].index("THE AGENT'S TASK")
+    # Two tasks on two pages: their stage-1 prompts now share the introduction and the whole list as a prefix.
+    assert _common_prefix(*first) > listing_end
+    assert _common_prefix(*default) < default[0].index("OBJECTIVES OF THE AVAILABLE")
