@@ -283,9 +283,11 @@ def main() -> None:
     parser.add_argument("--prompt-cache", type=int, default=0, metavar="MIB",
                         help="also keep earlier prompts' states in RAM up to MIB (llama-cpp-python --cache, the "
                              "several-prompt case of vLLM's prefix caching); default 0: the one slot only")  # fmt: skip
-    parser.add_argument("--variants", type=_variants, default=list(VARIANTS), metavar="LIST",
+    parser.add_argument("--variants", type=_variants, default=["base", "before", "now"], metavar="LIST",
                         help="agent runs, comma-separated, base first: base, before (the method's prompt order "
-                             "before issue 28), now (default: base,before,now)")  # fmt: skip
+                             "before issue 28), now, structured (selection held to its schemas), layout "
+                             "(structured + stage 1's objective list first), base-grammar and grammar (the "
+                             "policy held to its sections); default: base,before,now")  # fmt: skip
     parser.add_argument("--skip-agent", action="store_true", help="only the processing part")
     parser.add_argument("--skip-processing", action="store_true", help="only the agent part")
     parser.add_argument("--out", type=Path, default=None, help="work folder (default <cache>/benchmarks/method_cost)")
