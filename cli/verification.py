@@ -33,6 +33,7 @@ def _process_then_verify(args: argparse.Namespace, processing) -> int:
                         "and start page each trajectory belongs to")  # fmt: skip
     code = processing(args)  # checked before: a missing --tasks must not cost the processing first
     from agent.verification.stage import verify_index
+    from evaluation.runner import check_sites_answer
     from processing.index import TrajectoryIndex
 
     settings, index_dir, video_ids = args.indexed
@@ -41,5 +42,7 @@ def _process_then_verify(args: argparse.Namespace, processing) -> int:
         return code
     index = TrajectoryIndex.load(index_dir, settings)
     tasks = load_tasks(tasks_path, settings=settings)
+    # A site that does not answer would turn every trajectory of it into a stored "not": stop first, with the fix.
+    check_sites_answer([task for task in tasks if set(task.videos) & set(video_ids)], settings)
     print(verify_index(index, settings, tasks, workers=settings.processing.workers, video_ids=video_ids).format())
     return code

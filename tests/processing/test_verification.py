@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
+
+from foundation.errors import UserError
 
 from processing.index import TrajectoryIndex
 from processing.records import LabeledAction, Trajectory, VideoRecord
@@ -20,12 +24,18 @@ def trajectory(span: tuple[int, int], actions: list[LabeledAction]) -> Trajector
     )  # fmt: skip
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 class Killed(Exception):
     """Stands for the command being killed right after a trajectory's verdict was kept."""
 
 
 def test_a_trajectory_that_executes_is_verified_one_whose_target_is_missing_is_not_and_a_killed_run_resumes(
-    fresh_sandbox, test_settings, tmp_path
+    fresh_sandbox, test_settings, tmp_path, monkeypatch
 ) -> None:
     searches = trajectory((0, 1), [LabeledAction("type", "Search", "yoga mat"), LabeledAction("press", "", "Enter")])
     missing = trajectory((2, 3), [LabeledAction("click", "Launch the rocket"), LabeledAction("click", "Checkout")])
@@ -53,6 +63,15 @@ def test_a_trajectory_that_executes_is_verified_one_whose_target_is_missing_is_n
     assert (rejected["verdict"], rejected["carried_out"]) == ("not", 0)
     assert "not found" in rejected["reason"] and "Launch the rocket" in rejected["reason"]
     assert rejected["step_records"][0]["status"] == "failed"
+
+    # The shop down (a port nothing listens on): the run stops with the fix and keeps no verdict for what it
+    # could not try, so a resumed run tries it once the site is back.
+    later = trajectory((4, 4), [LabeledAction("click", "Checkout")])
+    index.add_video(VIDEO, [searches, missing, later], source_key="test", video=video)
+    monkeypatch.setenv("SHOPPING", f"http://127.0.0.1:{free_port()}")
+    with pytest.raises(UserError, match="start the site and run the command again"):
+        verify_index(index, test_settings, load_tasks(SANDBOX_CONFIGS_DIR, settings=test_settings), report=print)
+    assert later.trajectory_id not in index.verdicts() and len(index.verdicts()) == 2
 
 
 def test_selection_keeps_or_puts_first_the_verified_demonstrations(test_settings, tmp_path) -> None:
