@@ -96,6 +96,7 @@ def verified_scores(run_dir: str | Path, tasks_path: str | Path, python: Path | 
             result = results.get(row["key"])
             if result:
                 row.update(verified=result.get("score"), browsergym=result.get("browsergym"),
+                           browsergym_reward=result.get("browsergym_reward"),
                            how=result.get("how"), why=result.get("why") or "")  # fmt: skip
     return rows
 

@@ -91,6 +91,9 @@ def score(request: dict[str, Any]) -> list[dict[str, Any]]:
                 if assertion.status != "success"
                 for message in assertion.assertion_msgs or (assertion.assertion_name,)
             ]
+            scores = [evaluator.score for evaluator in result.evaluators_results]
+            # BrowserGym's wrapper rewards the mean of the evaluators' scores; Verified's task score is all or nothing
+            row["browsergym_reward"] = sum(scores) / len(scores) if scores else result.score
             row.update(score=result.score, status=str(result.status), how=how, evaluators=evaluators,
                        why=result.error_msg or ("; ".join(failures)[:300] if failures else ""))  # fmt: skip
         results.append(row)

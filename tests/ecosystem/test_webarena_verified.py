@@ -56,6 +56,7 @@ def test_verified_scores_right_wrong_and_unscorable(verified_python, tmp_path, m
     assert right["browsergym"].startswith("webarena_verified.") and right["browsergym"].split(".")[2] == str(
         picked["task"])
     assert "wrapped as RETRIEVE" in right["how"]
+    assert right["browsergym_reward"] == 1.0 and wrong["browsergym_reward"] == 0.0
     assert wrong["verified"] == 0.0 and "Expected" in wrong["why"]  # Verified's own reason for the mismatch
     assert network["verified"] is None and "network trace" in network["why"]
     assert visual["verified"] is None and "VisualWebArena" in visual["why"]
