@@ -5,7 +5,8 @@
 Each record's task is mapped to its WebArena task as `ecosystem.browsergym.webarena_ids` maps it (the config's
 original id, else intent + sites + start URL, here against the WebArena configs WebArena-Verified ships), and its
 answer scored by the package's evaluator in the environment of scripts/servers/webarena_verified.sh. What that
-evaluator needs and the record lacks (a network trace, a site's base URL) makes a one-line reason, never a 0.
+evaluator needs and the record lacks (a network trace: run with `--set run.record_network=true`; a site's base URL)
+makes a one-line reason, never a 0.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from ecosystem.browsergym.webarena_ids import index_originals, map_tasks
-from evaluation.run_records import iter_records, natural_key
+from evaluation.run_records import NETWORK_TRACE_FILE, iter_records, natural_key
 from foundation.errors import UserError
 from tasks.placeholders import SITE_PLACEHOLDERS
 
 ENVIRONMENT = "webarena-verified"
 WORKER = Path(__file__).with_name("worker.py")
-HAR_FILE = "network.har"  # WebArena-Verified's name for a task's trace; our runs do not record one
+# A task's trace: ours (a Playwright trace, with run.record_network), or a HAR under WebArena-Verified's own name.
+TRACE_FILES = (NETWORK_TRACE_FILE, "network.har")
 TIMEOUT_S = 600.0
 
 
@@ -84,9 +86,10 @@ def verified_scores(run_dir: str | Path, tasks_path: str | Path, python: Path | 
             row["why"] = f"not scored: {name} is a VisualWebArena task; WebArena-Verified has WebArena's only"
         else:
             row["webarena"] = name
-            har = Path(run_dir) / "tasks" / record["_folder"] / HAR_FILE
+            folder = Path(run_dir) / "tasks" / record["_folder"]
+            trace = next((folder / name for name in TRACE_FILES if (folder / name).is_file()), None)
             asks.append({"key": key, "webarena_id": int(name.split(".")[1]), "answer": record.get("answer"),
-                         "har": str(har) if har.is_file() else None,
+                         "trace": str(trace) if trace else None,
                          "task_type": task_type(list(record.get("eval_types") or []))})  # fmt: skip
         rows.append(row)
     if asks:

@@ -4,7 +4,7 @@ WebArena-Verified's own evaluator. Reads one JSON request on stdin, writes one J
 It imports nothing of this project (that environment holds only WebArena-Verified), so it is run by file path:
 `python ecosystem/webarena_verified/worker.py < request.json`.
 
-Request: {"sites": {"shopping": "http://host:7770", ...}, "tasks": [{"key", "webarena_id", "answer", "har",
+Request: {"sites": {"shopping": "http://host:7770", ...}, "tasks": [{"key", "webarena_id", "answer", "trace",
 "task_type"}], "originals": false}. With "originals": true it returns WebArena's original task configs as the
 package ships them (for mapping VideoWA tasks), and scores nothing.
 """
@@ -70,10 +70,10 @@ def score(request: dict[str, Any]) -> list[dict[str, Any]]:
         evaluators = [cfg.evaluator for cfg in task.eval]
         network_checks = sum(1 for name in evaluators if name != "AgentResponseEvaluator")
         missing_sites = [str(site) for site in task.sites if str(site) not in environments]
-        har = Path(item["har"]) if item.get("har") else None
-        if network_checks and har is None:
+        recorded = Path(item["trace"]) if item.get("trace") else None  # a Playwright trace or a HAR
+        if network_checks and recorded is None:
             row["why"] = (f"not scored: Verified checks {network_checks} network event(s) for this task and the run "
-                          "keeps no network trace (network.har in the task folder)")  # fmt: skip
+                          "kept no network trace (run with --set run.record_network=true)")  # fmt: skip
         elif missing_sites:
             row["why"] = ("not scored: Verified needs the base URL of " + ", ".join(missing_sites)
                           + " (set " + ", ".join(f"${site.upper()}" for site in missing_sites) + ")")  # fmt: skip
@@ -81,7 +81,7 @@ def score(request: dict[str, Any]) -> list[dict[str, Any]]:
             response, how = agent_response(item.get("answer"), item.get("task_type") or "RETRIEVE")
             # No trace: an empty one (the package refuses an empty list); only the response evaluator, the one
             # this task has, runs, and it never reads the trace.
-            trace = har if har is not None else NetworkTrace.model_construct(
+            trace = recorded if recorded is not None else NetworkTrace.model_construct(
                 is_playwright=False, src_file=Path("no-trace"), events=())
             result = verified.evaluate_task(task_id=task.task_id, agent_response=response, network_trace=trace)
             failures = [

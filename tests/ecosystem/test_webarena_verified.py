@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 
 from cli.main import main
 from evaluation.run_records import task_folder, write_json
+from settings import PROJECT_ROOT
+
+SHOP_TASKS = PROJECT_ROOT / "tasks" / "sandbox" / "configs" / "shop.json"
 
 # Two real tasks of the package's dataset: a retrieve task its response evaluator alone scores (one expected item),
 # and one with network-event checks; plus WebArena's original config of the first, for mapping by intent.
@@ -60,3 +65,33 @@ def test_verified_scores_right_wrong_and_unscorable(verified_python, tmp_path, m
     assert wrong["verified"] == 0.0 and "Expected" in wrong["why"]  # Verified's own reason for the mismatch
     assert network["verified"] is None and "network trace" in network["why"]
     assert visual["verified"] is None and "VisualWebArena" in visual["why"]
+
+
+READ_TRACE = """
+import json, sys
+from pathlib import Path
+from webarena_verified.types.tracing import NetworkTrace
+trace = NetworkTrace.from_content(Path(sys.argv[1]))
+print(json.dumps([event.url for event in trace.evaluation_events if event.is_navigation_event]))
+"""
+
+
+def test_run_record_network_keeps_the_requests_verified_reads(verified_python, sandbox, test_settings, tmp_path):
+    """`run.record_network`: the episode's requests land in the task folder, in a form Verified's own reader loads."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "cli.main", "run", "--tasks", str(SHOP_TASKS), "--ids", "6", "--policy",
+               "scripted", "--out", str(out), "--no-progress", "--set", "sandbox.reset_token=test-reset-token",
+               "--set", "run.record_network=true"]  # fmt: skip
+    env = dict(os.environ, VIDEODEMO_CACHE=str(test_settings.paths.cache_dir))
+    done = subprocess.run(command, env=env, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    folder = task_folder(out, "shop:6")
+    record = json.loads((folder / "record.json").read_text())
+    assert record["score"] == 1.0 and record["network_trace"] == "network_trace.zip"
+
+    read = subprocess.run([str(verified_python), "-c", READ_TRACE, str(folder / "network_trace.zip")],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert read.returncode == 0, read.stderr[-2000:]
+    navigations = json.loads(read.stdout)
+    assert navigations[0].startswith(sandbox.shop_url)  # the start page
+    assert any("earbuds" in url for url in navigations)  # the search the agent made
