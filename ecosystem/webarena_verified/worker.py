@@ -15,6 +15,7 @@ import importlib.resources
 import json
 import logging
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ PACKAGE = "webarena_verified"
 DATASET = "assets/dataset/webarena-verified.json"
 ORIGINALS = "assets/dataset/test.raw.json"  # WebArena's own 812 configs, as the package ships them
 NA_ANSWERS = {"n/a", "na"}  # WebArena's "not achievable" answer
+TEXT_BODIES = ("form", "json", "text", "xml")  # bodies put back into a trace; images and fonts are never checked
 
 
 def _asset(name: str) -> Any:
@@ -55,6 +57,34 @@ def agent_response(answer: Any, task_type: str) -> tuple[Any, str]:
     return json.dumps(wrapped), f"plain answer wrapped as {task_type}/{wrapped['status']}"
 
 
+def recorded_trace(path: Path) -> Any:
+    """A task's network trace as the package's NetworkTrace. Playwright keeps request and response bodies beside a
+    trace's entries (`_file` / `_sha1` in resources/), where the package reads a body's `text` only (a posted form
+    would look empty): from our Playwright trace, the entries with their text bodies put back. A HAR as it is."""
+    from webarena_verified.types.tracing import NetworkTrace
+
+    if path.suffix != ".zip":
+        return NetworkTrace.from_content(path)
+    events = []
+    with zipfile.ZipFile(path) as archive:
+        names = set(archive.namelist())
+        for line in archive.read("trace.network").decode("utf-8").splitlines():
+            event = json.loads(line) if line.strip() else {}
+            if event.get("type") != "resource-snapshot":
+                continue
+            entry = event["snapshot"]
+            for body in (entry.get("request", {}).get("postData"), entry.get("response", {}).get("content")):
+                if not isinstance(body, dict) or body.get("text"):
+                    continue
+                stored = body.get("_file") or (f"resources/{body['_sha1']}" if body.get("_sha1") else "")
+                if stored in names and any(kind in body.get("mimeType", "") for kind in TEXT_BODIES):
+                    body["text"] = archive.read(stored).decode("utf-8", "replace")
+            events.append(event)
+    if not events:  # the package refuses an empty list; an episode that made no request has an empty trace
+        return NetworkTrace.model_construct(is_playwright=True, src_file=path, events=())
+    return NetworkTrace.from_content(events)
+
+
 def score(request: dict[str, Any]) -> list[dict[str, Any]]:
     from webarena_verified.api import WebArenaVerified
     from webarena_verified.types.config import EnvironmentConfig, WebArenaVerifiedConfig
@@ -81,7 +111,7 @@ def score(request: dict[str, Any]) -> list[dict[str, Any]]:
             response, how = agent_response(item.get("answer"), item.get("task_type") or "RETRIEVE")
             # No trace: an empty one (the package refuses an empty list); only the response evaluator, the one
             # this task has, runs, and it never reads the trace.
-            trace = recorded if recorded is not None else NetworkTrace.model_construct(
+            trace = recorded_trace(recorded) if recorded is not None else NetworkTrace.model_construct(
                 is_playwright=False, src_file=Path("no-trace"), events=())
             result = verified.evaluate_task(task_id=task.task_id, agent_response=response, network_trace=trace)
             failures = [

@@ -70,28 +70,35 @@ def test_verified_scores_right_wrong_and_unscorable(verified_python, tmp_path, m
 READ_TRACE = """
 import json, sys
 from pathlib import Path
-from webarena_verified.types.tracing import NetworkTrace
-trace = NetworkTrace.from_content(Path(sys.argv[1]))
-print(json.dumps([event.url for event in trace.evaluation_events if event.is_navigation_event]))
+sys.path.insert(0, sys.argv[1])
+from worker import recorded_trace
+trace = recorded_trace(Path(sys.argv[2]))
+print(json.dumps({"navigations": [event.url for event in trace.evaluation_events if event.is_navigation_event],
+                  "posts": [[event.url, event.post_data] for event in trace.evaluation_events
+                            if event.http_method == "POST"]}))
 """
 
 
 def test_run_record_network_keeps_the_requests_verified_reads(verified_python, sandbox, test_settings, tmp_path):
-    """`run.record_network`: the episode's requests land in the task folder, in a form Verified's own reader loads."""
+    """`run.record_network`: the episode's requests land in the task folder, in a form Verified's reader loads with
+    the forms the agent posted."""
     out = tmp_path / "run"
-    command = [sys.executable, "-m", "cli.main", "run", "--tasks", str(SHOP_TASKS), "--ids", "6", "--policy",
+    command = [sys.executable, "-m", "cli.main", "run", "--tasks", str(SHOP_TASKS), "--ids", "7", "--policy",
                "scripted", "--out", str(out), "--no-progress", "--set", "sandbox.reset_token=test-reset-token",
                "--set", "run.record_network=true"]  # fmt: skip
     env = dict(os.environ, VIDEODEMO_CACHE=str(test_settings.paths.cache_dir))
     done = subprocess.run(command, env=env, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    folder = task_folder(out, "shop:6")
+    folder = task_folder(out, "shop:7")
     record = json.loads((folder / "record.json").read_text())
     assert record["score"] == 1.0 and record["network_trace"] == "network_trace.zip"
 
-    read = subprocess.run([str(verified_python), "-c", READ_TRACE, str(folder / "network_trace.zip")],
+    worker_folder = str(PROJECT_ROOT / "ecosystem" / "webarena_verified")
+    read = subprocess.run([str(verified_python), "-c", READ_TRACE, worker_folder, str(folder / "network_trace.zip")],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert read.returncode == 0, read.stderr[-2000:]
-    navigations = json.loads(read.stdout)
-    assert navigations[0].startswith(sandbox.shop_url)  # the start page
-    assert any("earbuds" in url for url in navigations)  # the search the agent made
+    trace = json.loads(read.stdout)
+    assert trace["navigations"][0].startswith(sandbox.shop_url)  # the start page
+    assert any("q=yoga" in url for url in trace["navigations"])  # the search the agent made
+    # the add-to-cart form, with the quantity the agent chose (Playwright keeps it outside the entry)
+    assert any(url.endswith("/checkout/cart/add/") and data.get("qty") == "1" for url, data in trace["posts"])
