@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "webarena_verified"
-DATASET = "assets/dataset/webarena-verified.json"
 ORIGINALS = "assets/dataset/test.raw.json"  # WebArena's own 812 configs, as the package ships them
 NA_ANSWERS = {"n/a", "na"}  # WebArena's "not achievable" answer
 TEXT_BODIES = ("form", "json", "text", "xml")  # bodies put back into a trace; images and fonts are never checked
