@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "evaluation.cli",
     "model_access.cli",
     "cli.demo",
+    "ecosystem.webarena_verified.cli",
     "cli.settings_cli",
 ]
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Protocol
 
 from playwright.sync_api import Error as PlaywrightError
@@ -97,6 +98,10 @@ class BrowserEnv:
         self.tabs: Tabs | None = None
         self.observation: Observation | None = None
         self.record: EpisodeRecord | None = None
+        # Set by the runner (run.record_network): the episode's requests go to this Playwright trace, saved by
+        # `save_trace` before the evaluators load pages of their own.
+        self.trace_path: Path | None = None
+        self._tracing = False
         self._reset_counters()
 
     def _reset_counters(self) -> None:
@@ -154,6 +159,9 @@ class BrowserEnv:
         self.context = self.browser.new_context(**options)
         self.context.set_default_timeout(browser_settings.action_timeout_ms)
         self.context.set_default_navigation_timeout(browser_settings.navigation_timeout_ms)
+        if self.trace_path is not None:  # Playwright records requests only along with DOM snapshots
+            self.context.tracing.start(snapshots=True, screenshots=False)
+            self._tracing = True
         self.tabs = Tabs(self.context)
 
         start_urls = [url for url in (task.start_urls or [task.start_url]) if url] or ["about:blank"]
@@ -382,6 +390,17 @@ class BrowserEnv:
         except PlaywrightError:
             return self.observation.url if self.observation else ""
 
+    def save_trace(self) -> str | None:
+        """Write the episode's network trace to `trace_path`; None when written (or none asked), else why not."""
+        if not self._tracing or self.context is None:
+            return None if self.trace_path is None else "no trace was started (the episode did not open its pages)"
+        self._tracing = False
+        try:
+            self.context.tracing.stop(path=str(self.trace_path))
+        except PlaywrightError as exc:
+            return f"the network trace was not saved: {str(exc).splitlines()[0]}"
+        return None
+
     # ---- teardown ----
 
     def _close_context(self) -> None:
@@ -390,7 +409,7 @@ class BrowserEnv:
                 self.context.close()
             except PlaywrightError:
                 pass
-        self.context, self.tabs, self.observation = None, None, None
+        self.context, self.tabs, self.observation, self._tracing = None, None, None, False
 
     def close(self) -> None:
         """Close the episode's context, and the browser when this environment launched it."""

@@ -6,6 +6,7 @@
     <run>/tasks/<task>/record.json verdicts, score, steps, timings, usage of one task
     <run>/tasks/<task>/evidence.json   what the score was based on (answer, final URL, page contents)
     <run>/tasks/<task>/episode.json    every step, with step_NNN.png screenshots beside it
+    <run>/tasks/<task>/network_trace.zip   the episode's requests, with run.record_network (a Playwright trace)
     <run>/tasks/<task>/report.html     the task's page
 
 Every JSON file is written to a temporary name and renamed, so a killed run never
@@ -27,6 +28,7 @@ INDEX_FILE = "index.html"
 TASKS_DIR = "tasks"
 RECORD_FILE = "record.json"
 EVIDENCE_FILE = "evidence.json"
+NETWORK_TRACE_FILE = "network_trace.zip"
 TASK_PAGE = "report.html"
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")

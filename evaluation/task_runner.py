@@ -27,7 +27,9 @@ from evaluation.evaluate import CONFIG_ERROR, ERROR, TaskEvaluation, Verdict, ev
 from evaluation.progress import TaskProgress
 from evaluation.run_manifest import now
 from evaluation.run_health import step_usage, task_health
-from evaluation.run_records import EVIDENCE_FILE, RECORD_FILE, task_folder, usage_difference, write_json
+from evaluation.run_records import (
+    EVIDENCE_FILE, NETWORK_TRACE_FILE, RECORD_FILE, task_folder, usage_difference, write_json,
+)  # fmt: skip
 from evaluation.site_state import reset_sites, site_counts
 from evaluation.step_extras import prepare_extra
 from model_access.accounting import UsageLedger
@@ -127,6 +129,9 @@ class TaskRunner:
         mark = time.perf_counter()
         failure = reset_failure or self._episode(task, folder)
         timings["episode_s"] = time.perf_counter() - mark
+        if self.settings.run.record_network:  # saved before the evaluators open pages of their own
+            trace_problem = self._env.save_trace() if self._env is not None else "the browser was lost"
+            record["network_trace"] = f"not saved: {trace_problem}" if trace_problem else NETWORK_TRACE_FILE
         episode = self._env.record if self._env is not None and reset_failure is None else None
         answer = episode.answer if episode else None
         final_url = episode.final_url if episode else ""
@@ -186,6 +191,7 @@ class TaskRunner:
             if hasattr(self.policy, "attach_environment"):
                 self.policy.attach_environment(env)
             self.policy.reset(task)
+            env.trace_path = folder / NETWORK_TRACE_FILE if self.settings.run.record_network else None
             env.reset(task)
             while not env.done:
                 if self.progress is not None:

@@ -3,7 +3,8 @@
 # system packages (Chromium, ffmpeg, fonts, espeak-ng), a .venv with the CPU torch, the project in editable mode.
 # With --servers also the real model servers of the test suite's real-server tier (scripts/servers/*.sh, each in
 # its own environment under .venv-servers/; llama.cpp is built from source the first time, 10-17 min on 2 cores),
-# and BrowserGym with AgentLab for the bridge's tests (scripts/servers/browsergym.sh, about 6 min the first time).
+# and BrowserGym with AgentLab for the bridge's tests (scripts/servers/browsergym.sh, about 6 min the first time),
+# and WebArena-Verified's evaluator on Python 3.12 (scripts/servers/webarena_verified.sh, about 30 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WITH_SERVERS=0

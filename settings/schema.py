@@ -501,6 +501,9 @@ class RunSettings:
     sample: int = 1
     # Reset resettable sandbox sites before tasks whose config says require_reset.
     reset_sites: bool = True
+    # Keep each episode's requests as a Playwright trace (tasks/<task>/network_trace.zip): WebArena-Verified's
+    # network checks read it (`videodemo verified-scores`, docs/ecosystem.md).
+    record_network: bool = False
 
 
 @dataclass

@@ -34,20 +34,27 @@ def _signature(config: dict[str, Any]) -> tuple:
     )
 
 
+def index_originals(configs: list[dict[str, Any]], prefix: str, found: dict | None = None) -> dict[tuple, list[str]]:
+    """Signature -> names (`prefix.task_id`) of the original task configs with it, added to `found`."""
+    found = {} if found is None else found
+    for config in configs:
+        found.setdefault(_signature(config), []).append(f"{prefix}.{config['task_id']}")
+    return found
+
+
 def _originals() -> dict[tuple, list[str]]:
     """Signature -> BrowserGym names of the original tasks with it."""
     found: dict[tuple, list[str]] = {}
     for package, file, prefix in (("webarena", "test.raw.json", "webarena"),
                                   ("visualwebarena", "test_raw.json", "visualwebarena")):  # fmt: skip
-        configs = json.loads(importlib.resources.files(package).joinpath(file).read_text())
-        for config in configs:
-            found.setdefault(_signature(config), []).append(f"{prefix}.{config['task_id']}")
+        index_originals(json.loads(importlib.resources.files(package).joinpath(file).read_text()), prefix, found)
     return found
 
 
-def map_tasks(path: str | Path) -> dict[str, dict[str, Any]]:
-    """Our task key -> {"browsergym": name or None, "videos": [...], "why": ...} for every task at `path`."""
-    originals = _originals()
+def map_tasks(path: str | Path, originals: dict[tuple, list[str]] | None = None) -> dict[str, dict[str, Any]]:
+    """Our task key -> {"browsergym": name or None, "videos": [...], "why": ...} for every task at `path`, matched
+    against `originals` (default: the task files of BrowserGym's WebArena and VisualWebArena packages)."""
+    originals = _originals() if originals is None else originals
     root = Path(path)
     mapped: dict[str, dict[str, Any]] = {}
     for file in config_files(root):

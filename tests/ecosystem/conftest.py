@@ -35,6 +35,20 @@ def browsergym_python() -> Path:
     return python
 
 
+@pytest.fixture(scope="session")
+def verified_python() -> Path:
+    """The WebArena-Verified environment's Python (scripts/servers/webarena_verified.sh), gated like the above."""
+    venv = Path(os.environ.get("VIDEODEMO_SERVERS", PROJECT_ROOT / ".venv-servers")) / "webarena-verified"
+    python = venv / "bin" / "python"
+    if not ((venv / ".installed").is_file() and python.is_file()):
+        message = ("the WebArena-Verified environment is not installed: run `bash scripts/servers/webarena_verified.sh`"
+                   " (make test does)")  # fmt: skip
+        if REQUIRE:
+            pytest.fail(message)
+        pytest.skip(message)
+    return python
+
+
 @pytest.fixture(scope="module")
 def bridge(browsergym_python, sandbox, test_settings) -> Callable[..., dict]:
     """bridge(module, *args): run `python -m ecosystem.browsergym.<module> *args` in the BrowserGym environment
