@@ -319,10 +319,15 @@ def main() -> None:
                 folder = out / label.replace(", ", "-").replace(" ", "-")
                 started = time.perf_counter()
                 log.mark()
-                run_agent(args, server, index, folder, policy, extra, ids)
+                try:
+                    run_agent(args, server, index, folder, policy, extra, ids)
+                except SystemExit as exc:  # the runs finished so far still make a table
+                    print(f"[{label}: stopped ({exc}); the table has the runs before it]", flush=True)
+                    break
                 results.append(read_agent_result(label, folder, matched_calls(folder / "calls.jsonl", log)))
                 print(f"[{label}: {results[-1].steps} steps in {time.perf_counter() - started:.0f} s]", flush=True)
-            print_agent(results, args)
+            if len(results) > 1:
+                print_agent(results, args)
         if not args.skip_processing:
             print_processing(args, server, settings, log, out)
     finally:
