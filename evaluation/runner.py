@@ -163,21 +163,28 @@ def select_tasks(spec: RunSpec, settings: Settings) -> list[Any]:
     return tasks
 
 
-def check_sites_answer(tasks: list[Any], settings: Settings) -> None:
-    """Fail early, with the fix, when a site the tasks need does not answer."""
+def site_answers(url: str) -> bool:
+    """Whether the server behind `url` answers at all (any HTTP status counts)."""
     import requests
 
+    try:
+        requests.get(url, timeout=10, allow_redirects=False)
+    except requests.RequestException:
+        return False
+    return True
+
+
+def check_sites_answer(tasks: list[Any], settings: Settings) -> None:
+    """Fail early, with the fix, when a site the tasks need does not answer."""
     from evaluation.auth import site_base_url
 
     for site in sorted({site for task in tasks if not task.problems for site in task.sites}):
         url = site_base_url(site, settings)
-        try:
-            requests.get(url, timeout=10, allow_redirects=False)
-        except requests.RequestException:
+        if not site_answers(url):
             raise UserError(
                 f"the {site} site at {url} does not answer; start it (`videodemo sandbox serve --background` for "
                 f"the sandbox sites) or point {site.upper()} at it"
-            ) from None
+            )
 
 
 def check_record_collisions(tasks: list[Any], run_dir: Path) -> None:

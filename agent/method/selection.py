@@ -189,13 +189,10 @@ class TwoStageSelector:
         )
         per_video = self.settings.selection.candidates_per_video
         material = block("select_stage1", listing=listing, per_video=per_video)
-        if self.settings.selection.stage1_objectives_first:
-            # The list before anything task- or step-specific: a prefix cache keeps it across steps and tasks.
-            opening = block("select_context", **context)
-            message: Message = {"role": "user", "content": [block("select_stage1_intro"), material, opening,
-                                                            *self._screen]}
-        else:
-            message = self._message(context, "select_stage1_intro", [material])
+        # Objectives first: the list before anything task- or step-specific, so a prefix cache keeps it across
+        # steps and tasks over the same videos.
+        first = self.settings.selection.stage1_objectives_first
+        message = self._message(context, "select_stage1_intro", [material], material_first=first)
         # Constrained, a pick can only be a number on the list (the prompt's words are unchanged).
         listed = [c.number for video_id in pool.per_video for c in pool.of_video(video_id)]
         schema = reply_schema("select_stage1")
@@ -249,7 +246,8 @@ class TwoStageSelector:
     # ---- what every stage reads about the page ----
 
     def _message(
-        self, context: dict[str, str], intro: str, material: list[dict[str, Any]], screen_last: bool = True
+        self, context: dict[str, str], intro: str, material: list[dict[str, Any]], screen_last: bool = True,
+        material_first: bool = False,
     ) -> Message:
         """One selection request: the step's context (task, page, history, screenshot), the call's own
         introduction and its material.
@@ -257,10 +255,13 @@ class TwoStageSelector:
         `selection.shared_opening` (default) puts the context first, identical in every call of a step, so a
         server that keeps the previous prompt (llama.cpp's slot, vLLM's prefix cache) reads the page once per
         step; off, each call opens with its own introduction and the screenshot follows the text (the order
-        before issue 28). The words are the same either way.
+        before issue 28). `material_first` opens with the introduction and the material, then the context and
+        the screenshot (stage 1's `selection.stage1_objectives_first`). The words are the same either way.
         """
         opening = block("select_context", **context)
-        if self.settings.selection.shared_opening:
+        if material_first:
+            parts = [block(intro), *material, opening, *self._screen]
+        elif self.settings.selection.shared_opening:
             parts = [opening, *self._screen, block(intro), *material]
         elif screen_last:
             parts = [block(intro), opening, *material, *self._screen]

@@ -207,22 +207,13 @@ def _attempt(
     try:
         return verifier.verify(trajectory, start, opened, prefix)
     except UserError as exc:  # the start page did not open: the trajectory cannot be tried from there
-        if not _answers(start.url):  # the site itself is down: no verdict, or a resumed run would keep it
+        from evaluation.runner import site_answers
+
+        if not site_answers(start.url):  # the site itself is down: no verdict, or a resumed run would keep it
             raise UserError(f"{exc}; verification stopped, the trajectories not yet checked keep no verdict: start "
                             "the site and run the command again (finished ones are kept)") from None
         return {"verdict": NOT, "carried_out": 0, "steps": len(trajectory.actions), "reason": str(exc),
                 "start_page": start.to_dict(), "mean_similarity": None, "step_records": []}  # fmt: skip
-
-
-def _answers(url: str) -> bool:
-    """Whether the server behind `url` answers at all (any HTTP status counts)."""
-    import requests
-
-    try:
-        requests.get(url, timeout=10, allow_redirects=False)
-    except requests.RequestException:
-        return False
-    return True
 
 
 def _earlier_actions(index: TrajectoryIndex, trajectory: Trajectory) -> list:
