@@ -36,17 +36,26 @@ from settings import Settings
 JUDGING = ("reset_site", "read_address_bar", "replay_earlier_steps", "address_band", "similarity_width",
            "min_page_similarity")
 STAGE_VERSION = 1  # raise when the way steps are carried out changes, so stored verdicts are made again
+# Raise one kind's number when only steps of that kind are carried out differently: the trajectories with such
+# a step are checked again, the others keep their verdicts. 2: a select whose label names no option is carried
+# out once its menu is found.
+KIND_VERSIONS = {"select": 2}
 
 
 def verdict_key(trajectory: Trajectory, task_url: str, settings: Settings) -> str:
     v = settings.verification
-    return digest({
+    key: dict[str, Any] = {
         # The start URL's path, not its host: the same site served elsewhere keeps its verdicts.
         "version": STAGE_VERSION, "actions": actions_key(trajectory), "task_path": url_path(task_url),
         "judging": {name: getattr(v, name) for name in JUDGING},
         "grounding": [settings.replay.grounding_min_similarity, settings.replay.substitution_min_similarity],
         "embedding": [settings.models.embedding.backend, settings.models.embedding.model],
-    })  # fmt: skip
+    }  # fmt: skip
+    kinds = {action.kind for action in trajectory.actions}
+    changed = {kind: number for kind, number in KIND_VERSIONS.items() if kind in kinds}
+    if changed:  # absent otherwise, so a trajectory without such a step keeps the key it had
+        key["kind_versions"] = changed
+    return digest(key)
 
 
 @dataclass

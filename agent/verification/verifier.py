@@ -7,6 +7,9 @@ found and carried out, and if not why; after a carried-out step, how much the pa
 looks like the video's next keyframe (`similarity`). Verification stops at the
 first step that fails: the later ones would start from the wrong page.
 
+A `select` whose label names no option counts as carried out once its menu is found (the
+choice is the task's; the record says none was made).
+
 Verdict: `verified` (every step carried out), `partly` (the first k of n), `not`.
 Scrolls, hovers and drags are not replayed (as in the replay policy) and not counted.
 """
@@ -153,7 +156,11 @@ class TrajectoryVerifier:
                 action = actions[position]
                 if action.kind == "select" and self.planner.grounder.ground(action.target, "select", page,
                                                                             lambda nodes: []):  # fmt: skip
-                    return False, f"found the menu {action.target!r}, but the label names no option to choose", 0
+                    # The label names no option (the labeler saw the menu, not the choice): which option a task
+                    # wants is the task's to say, as the replay policy does. Finding the menu is what can be
+                    # checked; the page's choice is kept and the step counts as carried out, with why.
+                    step["why"] = f"found the menu {action.target!r}; the label names no option, so none was chosen"
+                    return True, "", 1
                 if action.kind in ("click", "right_click", "type", "select"):
                     return False, f"not found: nothing on the page matches {action.target!r}", 0
                 return False, f"nothing to carry out for a {action.kind} with {action.text!r}", 0

@@ -39,9 +39,12 @@ def test_a_trajectory_that_executes_is_verified_one_whose_target_is_missing_is_n
 ) -> None:
     searches = trajectory((0, 1), [LabeledAction("type", "Search", "yoga mat"), LabeledAction("press", "", "Enter")])
     missing = trajectory((2, 3), [LabeledAction("click", "Launch the rocket"), LabeledAction("click", "Checkout")])
+    # A menu whose label names no option (the labeler saw the menu, not the choice): found, so carried out.
+    sorts = trajectory((5, 7), [LabeledAction("type", "Search", "yoga mat"), LabeledAction("press", "", "Enter"),
+                                LabeledAction("select", "Sort By", "")])  # fmt: skip
     index = TrajectoryIndex.open(tmp_path / "index", test_settings)
     video = VideoRecord(video_id=VIDEO, path=str(tmp_path / "absent.mp4"), source="sandbox", title=VIDEO)
-    index.add_video(VIDEO, [searches, missing], source_key="test", video=video)
+    index.add_video(VIDEO, [searches, missing, sorts], source_key="test", video=video)
     tasks = load_tasks(SANDBOX_CONFIGS_DIR, settings=test_settings)
 
     def killed_after_first(line: str) -> None:
@@ -52,8 +55,8 @@ def test_a_trajectory_that_executes_is_verified_one_whose_target_is_missing_is_n
         verify_index(index, test_settings, tasks, report=killed_after_first)
     lines: list[str] = []
     run = verify_index(index, test_settings, tasks, report=lines.append)
-    assert run.stored == 1 and run.checked == 1  # the finished trajectory was not tried again
-    assert sum(line.startswith("[") for line in lines) == 1
+    assert run.stored == 1 and run.checked == 2  # the finished trajectory was not tried again
+    assert sum(line.startswith("[") for line in lines) == 2
 
     by_id = {t.trajectory_id: t.checks["verification"] for t in index.trajectories(VIDEO)}
     done, rejected = by_id[searches.trajectory_id], by_id[missing.trajectory_id]
@@ -63,15 +66,18 @@ def test_a_trajectory_that_executes_is_verified_one_whose_target_is_missing_is_n
     assert (rejected["verdict"], rejected["carried_out"]) == ("not", 0)
     assert "not found" in rejected["reason"] and "Launch the rocket" in rejected["reason"]
     assert rejected["step_records"][0]["status"] == "failed"
+    sorted_ = by_id[sorts.trajectory_id]
+    assert (sorted_["verdict"], sorted_["carried_out"]) == ("verified", 3)
+    assert "names no option" in sorted_["step_records"][2]["why"]
 
     # The shop down (a port nothing listens on): the run stops with the fix and keeps no verdict for what it
     # could not try, so a resumed run tries it once the site is back.
     later = trajectory((4, 4), [LabeledAction("click", "Checkout")])
-    index.add_video(VIDEO, [searches, missing, later], source_key="test", video=video)
+    index.add_video(VIDEO, [searches, missing, sorts, later], source_key="test", video=video)
     monkeypatch.setenv("SHOPPING", f"http://127.0.0.1:{free_port()}")
     with pytest.raises(UserError, match="start the site and run the command again"):
         verify_index(index, test_settings, load_tasks(SANDBOX_CONFIGS_DIR, settings=test_settings), report=lambda line: None)
-    assert later.trajectory_id not in index.verdicts() and len(index.verdicts()) == 2
+    assert later.trajectory_id not in index.verdicts() and len(index.verdicts()) == 3
 
 
 def test_selection_keeps_or_puts_first_the_verified_demonstrations(test_settings, tmp_path) -> None:
