@@ -20,7 +20,7 @@ from typing import Any
 from ecosystem.browsergym.webarena_ids import index_originals, map_tasks
 from evaluation.run_records import NETWORK_TRACE_FILE, iter_records, natural_key
 from foundation.errors import UserError
-from model_access.local_servers.process import servers_dir
+from model_access.local_servers.process import server_python
 from tasks.placeholders import SITE_PLACEHOLDERS
 
 ENVIRONMENT = "webarena-verified"
@@ -32,12 +32,7 @@ TIMEOUT_S = 600.0
 
 def verified_python() -> Path:
     """The Python of the WebArena-Verified environment, or a UserError naming the script that installs it."""
-    root = servers_dir()
-    python = root / ENVIRONMENT / "bin" / "python"
-    if not python.is_file() or not (root / ENVIRONMENT / ".installed").is_file():
-        raise UserError(f"the WebArena-Verified environment is not installed ({python} missing); "
-                        "run: bash scripts/servers/webarena_verified.sh")  # fmt: skip
-    return python
+    return server_python(ENVIRONMENT, script="webarena_verified", what="the WebArena-Verified environment")
 
 
 def _worker(python: Path, request: dict[str, Any]) -> dict[str, Any]:

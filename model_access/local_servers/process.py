@@ -26,13 +26,13 @@ def servers_dir() -> Path:
     return Path(os.environ.get("VIDEODEMO_SERVERS", PROJECT_ROOT / ".venv-servers"))
 
 
-def server_python(name: str) -> Path:
-    """The Python of server environment `name`, or ServerMissing naming the script that installs it."""
+def server_python(name: str, script: str = "", what: str = "") -> Path:
+    """The Python of server environment `name`, or ServerMissing naming the script that installs it
+    (scripts/servers/<script or name>.sh); `what` names it in the message (default: the local <name> server)."""
     python = servers_dir() / name / "bin" / "python"
     if not python.is_file() or not (servers_dir() / name / ".installed").is_file():
-        raise ServerMissing(
-            f"the local {name} server is not installed ({python} missing); run: bash scripts/servers/{name}.sh"
-        )
+        raise ServerMissing(f"{what or f'the local {name} server'} is not installed ({python} missing); "
+                            f"run: bash scripts/servers/{script or name}.sh")  # fmt: skip
     return python
 
 

@@ -12,41 +12,33 @@ from pathlib import Path
 
 import pytest
 
+from model_access.local_servers.process import ServerMissing, server_python
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 REQUIRE = os.environ.get("VIDEODEMO_REQUIRE_REAL_SERVERS", "") not in ("", "0")
 
 
-def bridge_python() -> Path | None:
-    venv = Path(os.environ.get("VIDEODEMO_SERVERS", PROJECT_ROOT / ".venv-servers")) / "browsergym"
-    python = venv / "bin" / "python"
-    return python if (venv / ".installed").is_file() and python.is_file() else None
+def _environment(name: str, script: str, what: str) -> Path:
+    """The Python of server environment `name`; missing, a skip with the line that installs it (a failure when
+    REQUIRE)."""
+    try:
+        return server_python(name, script=script, what=what)
+    except ServerMissing as missing:
+        message = f"{missing} (make test does)"
+        if REQUIRE:
+            pytest.fail(message)
+        pytest.skip(message)
 
 
 @pytest.fixture(scope="session")
 def browsergym_python() -> Path:
-    python = bridge_python()
-    if python is None:
-        message = (
-            "the BrowserGym environment is not installed: run `bash scripts/servers/browsergym.sh` (make test does)"
-        )
-        if REQUIRE:
-            pytest.fail(message)
-        pytest.skip(message)
-    return python
+    return _environment("browsergym", "browsergym", "the BrowserGym environment")
 
 
 @pytest.fixture(scope="session")
 def verified_python() -> Path:
     """The WebArena-Verified environment's Python (scripts/servers/webarena_verified.sh), gated like the above."""
-    venv = Path(os.environ.get("VIDEODEMO_SERVERS", PROJECT_ROOT / ".venv-servers")) / "webarena-verified"
-    python = venv / "bin" / "python"
-    if not ((venv / ".installed").is_file() and python.is_file()):
-        message = ("the WebArena-Verified environment is not installed: run `bash scripts/servers/webarena_verified.sh`"
-                   " (make test does)")  # fmt: skip
-        if REQUIRE:
-            pytest.fail(message)
-        pytest.skip(message)
-    return python
+    return _environment("webarena-verified", "webarena_verified", "the WebArena-Verified environment")
 
 
 @pytest.fixture(scope="module")
