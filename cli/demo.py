@@ -105,6 +105,7 @@ def _start_sites(settings, clock: _Clock) -> None:
     from tasks.sandbox import server
 
     since = time.perf_counter()
+    others = server.sites_of_others(settings)  # up before the demo, from another cache: their database, not ours
     server.start_background(settings)
     down = [row.name for row in server.status(settings) if not row.up]
     if down:
@@ -112,6 +113,8 @@ def _start_sites(settings, clock: _Clock) -> None:
 
         raise UserError(f"sandbox sites not answering: {', '.join(down)}; see `videodemo sandbox status`")
     print_sites(settings)
+    for line in others:
+        print(f"note: {line}; the demo plays on it (a task that needs a fresh site resets it to that site's seed)")
     clock.done("sandbox sites", since, "left running; `videodemo sandbox stop` stops them")
 
 
