@@ -12,12 +12,11 @@ Run with the BrowserGym environment's Python (scripts/servers/browsergym.sh). Th
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import gymnasium as gym
 
-from foundation.errors import UserError
+from foundation.errors import print_json_or_error
 
 import ecosystem.browsergym.registry  # noqa: F401 - registers our tasks
 from ecosystem.browsergym.agent import PolicyAgent
@@ -62,16 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", help="a settings YAML file")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
-    try:
-        outcome = {"episodes": [
-            play(task, policy, args.config, tuple(args.overrides), args.solutions)
-            for task in args.tasks for policy in args.policy.split(",")
-        ]}  # fmt: skip
-    except UserError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(outcome))
-    return 0
+    return print_json_or_error(lambda: {"episodes": [
+        play(task, policy, args.config, tuple(args.overrides), args.solutions)
+        for task in args.tasks for policy in args.policy.split(",")
+    ]})  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -15,12 +15,11 @@ VideoWA configs, so the agent finds each goal's task, and so its videos, there.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from pathlib import Path
 
-from foundation.errors import UserError
+from foundation.errors import print_json_or_error
 
 from ecosystem.browsergym.agent import PolicyAgentArgs
 from ecosystem.browsergym.registry import sandbox_benchmark
@@ -60,14 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", help="a settings YAML file")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
-    try:
-        outcome = run_study(args.tasks, args.policy, args.out, args.config, tuple(args.overrides), args.solutions,
-                            args.backend, args.jobs, args.tasks_path)  # fmt: skip
-    except UserError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(outcome))
-    return 0
+    return print_json_or_error(lambda: run_study(args.tasks, args.policy, args.out, args.config, tuple(args.overrides),
+                                                 args.solutions, args.backend, args.jobs, args.tasks_path))  # fmt: skip
 
 
 if __name__ == "__main__":
