@@ -294,6 +294,17 @@ def main() -> None:
     args = parser.parse_args()
 
     settings = load_settings()
+    from tasks.sandbox import server as sandbox
+
+    down = [site.name for site in sandbox.status(settings) if not site.up]  # the sites started here, and stopped
+    try:
+        measure(args, settings)
+    finally:
+        if down:
+            sandbox.stop_background(settings, down)
+
+
+def measure(args: argparse.Namespace, settings) -> None:
     out = args.out or Path(settings.paths.cache_dir) / "benchmarks" / "method_cost" / time.strftime("%Y%m%d-%H%M%S")
     out.mkdir(parents=True, exist_ok=True)
     from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
