@@ -296,12 +296,8 @@ def main() -> None:
     settings = load_settings()
     from tasks.sandbox import server as sandbox
 
-    down = [site.name for site in sandbox.status(settings) if not site.up]  # the sites started here, and stopped
-    try:
+    with sandbox.sites_up(settings):  # the sites started here are stopped at the end
         measure(args, settings)
-    finally:
-        if down:
-            sandbox.stop_background(settings, down)
 
 
 def measure(args: argparse.Namespace, settings) -> None:

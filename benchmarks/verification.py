@@ -113,10 +113,7 @@ def main() -> int:
     args = parser.parse_args()
     settings = load_settings(overrides=args.set) if args.set else load_settings()
     tolerance = settings.processing.ocr_labeler.score_tolerance_s
-    started = [s.name for s in server.status(settings) if not s.up]
-    if started:
-        server.start_background(settings, started)
-    try:
+    with server.sites_up(settings):
         tasks = load_tasks(SANDBOX_CONFIGS_DIR, settings=settings)
         conditions = [("as labeled", settings.paths.index_dir, 0.0)]
         if args.spoil > 0:
@@ -133,9 +130,6 @@ def main() -> int:
                   f"{run.checked} checked now, {run.stored} stored; rejected (partly or not) "
                   f"{counts['partly'] + counts['not']}/{len(ids)}\n")  # fmt: skip
             print(text)
-    finally:
-        if started:
-            server.stop_background(settings)
     return 0
 
 

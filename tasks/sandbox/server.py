@@ -20,6 +20,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
@@ -192,6 +194,20 @@ def _wait_until_up(spec: SiteSpec, url: str, proc: subprocess.Popen, log_path: P
             return
         time.sleep(0.1)
     raise UserError(f"the {spec.name} site did not answer at {url} within {timeout_s:.0f}s; see {log_path}")
+
+
+@contextmanager
+def sites_up(settings: Settings, names: list[str] | None = None) -> Iterator[list[str]]:
+    """The named sites (all by default) up for the block, their base URLs yielded; the ones it had to start are
+    stopped after it, and sites already running (from this cache or another) are left as they were."""
+    already_up = {row.name for row in status(settings) if row.up}
+    urls = start_background(settings, names)
+    try:
+        yield urls
+    finally:
+        started_here = [name for name in names or list(SITES) if name not in already_up]
+        if started_here:
+            stop_background(settings, started_here)
 
 
 def stop_background(settings: Settings, names: list[str] | None = None) -> list[str]:

@@ -76,7 +76,8 @@ def test_a_trajectory_that_executes_is_verified_one_whose_target_is_missing_is_n
     index.add_video(VIDEO, [searches, missing, sorts, later], source_key="test", video=video)
     monkeypatch.setenv("SHOPPING", f"http://127.0.0.1:{free_port()}")
     with pytest.raises(UserError, match="start the site and run the command again"):
-        verify_index(index, test_settings, load_tasks(SANDBOX_CONFIGS_DIR, settings=test_settings), report=lambda line: None)
+        verify_index(index, test_settings, load_tasks(SANDBOX_CONFIGS_DIR, settings=test_settings),
+                     report=lambda line: None)
     assert later.trajectory_id not in index.verdicts() and len(index.verdicts()) == 3
 
 

@@ -235,3 +235,26 @@ def test_cli_reset_of_a_stopped_site_rewrites_its_database_file(tmp_path):
         assert conn.execute("SELECT COUNT(*) FROM review").fetchone()[0] > 500
     finally:
         conn.close()
+
+
+def test_sites_up_stops_only_the_sites_it_started(tmp_path, monkeypatch):
+    # What the recorder and the benchmarks rely on: a site already running before the block is still running after.
+    from settings import load_settings
+
+    monkeypatch.setenv("VIDEODEMO_CACHE", str(tmp_path))
+    for spec in SITES.values():
+        monkeypatch.delenv(spec.env_var, raising=False)
+    ports = {name: free_port() for name in SITE_NAMES}
+    settings = load_settings(overrides=[f"sandbox.{SITES[name].port_setting}={port}" for name, port in ports.items()])
+    first, *others = SITE_NAMES
+    server.start_background(settings, [first])
+    try:
+        with server.sites_up(settings, SITE_NAMES) as urls:
+            assert [requests.get(url, timeout=5).ok for url in urls] == [True] * len(SITE_NAMES)
+        assert server.port_in_use("127.0.0.1", ports[first])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(server.port_in_use("127.0.0.1", ports[n]) for n in others):
+            time.sleep(0.2)
+        assert not any(server.port_in_use("127.0.0.1", ports[name]) for name in others)
+    finally:
+        server.stop_background(settings)

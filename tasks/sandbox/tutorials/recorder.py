@@ -121,15 +121,11 @@ def record_tutorials(
             todo.append(script)
     if not todo:
         return results
-    already_up = {row.name for row in server.status(settings) if row.up}
-    server.start_background(settings)
-    try:
-        results += _record_in_browser(settings, todo, folder, report)
-    finally:
-        server.reset(settings)  # tasks start from the seed
-        started_here = [name for name in SITES if name not in already_up]
-        if started_here:
-            server.stop_background(settings, started_here)
+    with server.sites_up(settings):
+        try:
+            results += _record_in_browser(settings, todo, folder, report)
+        finally:
+            server.reset(settings)  # tasks start from the seed
     return results
 
 
