@@ -5,14 +5,17 @@ Phases, each timed, each resumable (a second run reuses what the first made):
 2. record the tutorial videos that are missing or outdated;
 3. process them with the model-free parts: OCR labeler, derived objectives, no
    filtering stages (they need a model), into the trajectory index;
-4. score the labeled actions against the tutorials' ground-truth logs, then label and
-   score the styles made by other recorders for other apps (`tasks/labeler_recordings`):
-   the held-out and untouched styles together (tuned on), and the sealed style (never
-   tuned on); three figures, each named for what it was measured on;
+4. score the labeled actions against the tutorials' ground-truth logs (free: the
+   logs come with the recordings);
 5. run the replay policy on the sandbox skill-retention tasks twice, through the
-   runner (records, pages, summaries): with two-stage embedding selection, and with
-   `--no-trajectory-selection` (the most relevant video's longest trajectory).
-Everything printed is measured by this run. These are baselines: the VLM method
+   runner (records, pages, summaries): with `--no-trajectory-selection` (the most
+   relevant video's longest trajectory) and with two-stage embedding selection;
+6. compare the two runs task by task, as `videodemo report` does: tasks helped and
+   hurt by selection, exact McNemar p, the bootstrap interval, and the HTML report.
+`--labelers` also scores the labeler on the styles other recorders made for other apps
+(`tasks/labeler_recordings`: held-out and untouched, tuned on; sealed, never tuned on),
+28 videos recorded in real time the first time (about 20 minutes on 2 cores), so it is
+not part of the default demo. Everything printed is measured by this run. These are baselines: the VLM method
 runs with `process-videos` and `videodemo run --policy video` once a model is set up.
 `--quick` does the same with one tutorial and its tasks, for tests and a first look.
 """
@@ -25,8 +28,10 @@ import time
 from pathlib import Path
 
 QUICK_TUTORIALS = ("forum_browse_sort",)
-RUNS = (("two-stage embedding selection", True, "demo-replay-selection"),
-        ("--no-trajectory-selection (whole video)", False, "demo-replay-whole-video"))  # fmt: skip
+# The reference first: the comparison reads helped/hurt as what selection changes against the whole video.
+RUNS = (("--no-trajectory-selection (whole video)", False, "demo-replay-whole-video"),
+        ("two-stage embedding selection", True, "demo-replay-selection"))  # fmt: skip
+COMPARISON_LABELS = ["whole-video", "selection"]
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
@@ -35,12 +40,19 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help="run the main job on the bundled sandbox with the model-free baseline (what `make demo` runs)",
         description="Record the sandbox tutorials, process them with the OCR labeler and derived objectives, "
-        "score the labeler, and run the replay policy on the skill-retention tasks with and without trajectory "
-        "selection. A model-free baseline, not the VLM method; a re-run reuses everything already done.",
+        "score the labeler, run the replay policy on the skill-retention tasks without and with trajectory "
+        "selection, and compare the two runs task by task (helped/hurt, McNemar p, interval). A model-free "
+        "baseline, not the VLM method; a re-run reuses everything already done.",
     )
     demo.add_argument("--quick", action="store_true", help=f"only the tutorial {QUICK_TUTORIALS[0]} and its tasks")
     demo.add_argument("--workers", type=int, default=2, metavar="N", help="videos and tasks at once (default 2)")
     demo.add_argument("--fresh", action="store_true", help="run the tasks again instead of reusing finished ones")
+    demo.add_argument(
+        "--labelers",
+        action="store_true",
+        help="also score the OCR labeler on the other apps' recordings (held-out/untouched styles, tuned on; sealed "
+        "style, never tuned on): 28 videos recorded in real time the first time, about 20 minutes",
+    )
     demo.set_defaults(handler=_demo)
 
 
@@ -80,24 +92,39 @@ def _demo(args: argparse.Namespace) -> int:
     names = _record(settings, clock, list(QUICK_TUTORIALS) if args.quick else None)
     _process(settings, names, args.workers, clock)
 
-    from cli.demo_scores import accuracy_lines, labeler_accuracy, recordings_accuracy
+    from cli.demo_scores import accuracy_lines, labeler_accuracy
 
     since = time.perf_counter()
     accuracy = labeler_accuracy(settings, names)
     print("\n".join(accuracy_lines(accuracy)))
     clock.done("labeler accuracy, sandbox", since)
     accuracies = [accuracy]
-    for group, what in (("tuned held-out", "held-out and untouched styles (tuned on)"),
-                        ("sealed", "sealed style (not tuned on)")):  # fmt: skip
-        since = time.perf_counter()
-        print(f"labeling the {what} recordings (other apps and recorders; recorded once, then cached) ...", flush=True)
-        accuracies.append(recordings_accuracy(settings, group, args.quick))
-        print("\n".join(accuracy_lines(accuracies[-1])))
-        clock.done(f"labeler accuracy, {group}", since)
+    if args.labelers:
+        accuracies += _other_styles(settings, args.quick, clock)
+    else:
+        print(f"(the labeler on other apps' recordings: `videodemo demo --labelers`, {LABELERS_COST})\n", flush=True)
 
     results = [_run(settings, names, label, selection, folder, args, clock) for label, selection, folder in RUNS]
     _final_report(accuracies, results, clock)
     return 0
+
+
+LABELERS_COST = "28 videos recorded in real time the first time, about 20 minutes"
+
+
+def _other_styles(settings, quick: bool, clock: _Clock) -> list:
+    """The labeler on the held-out and untouched styles together (tuned on), then the sealed style (never tuned on)."""
+    from cli.demo_scores import accuracy_lines, recordings_accuracy
+
+    accuracies = []
+    for group, what in (("tuned held-out", "held-out and untouched styles (tuned on)"),
+                        ("sealed", "sealed style (not tuned on)")):  # fmt: skip
+        since = time.perf_counter()
+        print(f"labeling the {what} recordings (other apps and recorders; recorded once, then cached) ...", flush=True)
+        accuracies.append(recordings_accuracy(settings, group, quick))
+        print("\n".join(accuracy_lines(accuracies[-1])))
+        clock.done(f"labeler accuracy, {group}", since)
+    return accuracies
 
 
 def _start_sites(settings, clock: _Clock) -> None:
@@ -191,7 +218,9 @@ def _task_ids(settings, names: list[str]) -> str:
 
 
 def _final_report(accuracies, results, clock: _Clock) -> None:
+    """The figures, the phase times, then the paired comparison of the two runs (what the demo ends with)."""
     from cli.demo_scores import accuracy_lines, success_table
+    from evaluation.report import report
 
     lines = [
         "",
@@ -203,10 +232,15 @@ def _final_report(accuracies, results, clock: _Clock) -> None:
         "Replay policy on the sandbox skill-retention tasks (success = passed / scored):",
         *success_table(results),
         "",
-        "reports:",
+        "each run's report:",
         *[f"  {result.label}: {result.run_dir / 'index.html'}" for result in results],
         "",
         "time per phase:",
         *clock.lines(),
+        "",
+        "=" * 78,
+        f"Paired comparison, task by task (= videodemo report {' '.join(str(r.run_dir) for r in results)}):",
+        "=" * 78,
+        report(*(result.run_dir for result in results), labels=COMPARISON_LABELS),
     ]
     print("\n".join(lines))

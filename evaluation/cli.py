@@ -44,15 +44,20 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         "--out", type=Path, metavar="DIR", help="run folder (default: <cache>/runs/<policy>-<tasks>-<hash>)"
     )
     run.add_argument("--max-steps", type=int, metavar="N", help="step budget per task (agent.max_steps)")
-    samples = run.add_mutually_exclusive_group()
-    samples.add_argument(
+    run.add_argument(
         "--samples",
         type=int,
         metavar="N",
         help="play the configuration N times as independent samples 1..N, each in its own resumable folder "
         "(<folder>-sample<K> for K > 1); calls at temperature > 0 are drawn anew per sample",
     )
-    samples.add_argument("--sample", type=int, metavar="K", help="play only sample K of the configuration (run.sample)")
+    run.add_argument(
+        "--sample",
+        type=int,
+        metavar="K",
+        help="play only sample K of the configuration (run.sample); with --samples N, sample K of those N, in the "
+        "folder --samples gives it",
+    )
     run.add_argument("--fresh", action="store_true", help="delete the run folder's results and start over")
     run.add_argument("--retry-errors", action="store_true", help="run again the tasks recorded as errors")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -64,10 +69,18 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     report = subparsers.add_parser(
         "report",
         parents=[common],
-        help="success rates of a run by site, kind, difficulty, eval type; several runs side by side",
-        description="One run: its success rates, site-state changes and model usage. Several runs: one column "
-        "per run (success rate and intermediate score, points vs the first run) and the tasks whose outcome "
-        "differs, e.g. videodemo report runs/base runs/transcript runs/frames runs/summary runs/video",
+        help="success rates of a run by site, kind, difficulty, eval type; several runs side by side, each "
+        "paired with the first (tasks helped / hurt, McNemar p, bootstrap interval of the difference)",
+        description="One run: its success rates, site-state changes, model usage and cost. Two or more runs: one "
+        "column per run (success rate and intermediate score, points vs the first run), the tasks whose outcome "
+        "differs, and each run paired with the first on the tasks scored in both: the tasks it helped (it passes, "
+        "the first fails) and hurt (the reverse), listed by key; the exact McNemar test's p-value on those helped / "
+        "hurt counts; and its success-rate difference from the first in points, with a paired bootstrap interval "
+        "that resamples tasks (level, resamples, seed and method: report.confidence, report.bootstrap_resamples, "
+        "report.bootstrap_seed, report.bootstrap_method; by default 95%, 10000, 0, percentile). The folders of "
+        "one `videodemo run --samples N` count as one run: a task passes when it passed in most of its samples, "
+        "and the difference uses each task's pass frequency. "
+        "E.g. videodemo report runs/base runs/transcript runs/frames runs/summary runs/video",
     )
     report.add_argument("run_dirs", type=Path, nargs="+", metavar="DIR", help="run folders; the first is the reference")
     report.add_argument(
@@ -143,13 +156,13 @@ def _run(args: argparse.Namespace) -> int:
     for sample in sample_numbers:
         sample_settings = copy.deepcopy(settings)
         sample_settings.run.sample = sample
-        if len(sample_numbers) > 1:
-            print(f"sample {sample} of {len(sample_numbers)}", file=sys.stderr)
+        if args.samples is not None and args.samples > 1:
+            print(f"sample {sample} of {args.samples}", file=sys.stderr)
         spec = RunSpec(
             tasks_path=tasks_path,
             policy=args.policy,
             policy_args=args,
-            out_dir=_sample_folder(args.out, sample) if len(sample_numbers) > 1 else args.out,
+            out_dir=_sample_folder(args.out, sample) if args.samples is not None else args.out,
             site=args.site,
             kind=args.kind,
             ids=args.ids,
@@ -169,16 +182,22 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _sample_numbers(args: argparse.Namespace, settings) -> list[int]:
-    """Which samples this command plays: 1..N for --samples N, K for --sample K, else run.sample (1)."""
+    """Which samples this command plays: 1..N for --samples N, K for --sample K (one of the N with both),
+    else run.sample (1)."""
     from foundation.errors import UserError
 
-    if args.samples is not None:
-        if args.samples < 1:
-            raise UserError("--samples must be at least 1")
+    if args.samples is not None and args.samples < 1:
+        raise UserError("--samples must be at least 1")
+    if args.samples is not None and args.sample is None:
         return list(range(1, args.samples + 1))
     sample = args.sample if args.sample is not None else settings.run.sample
     if sample < 1:
         raise UserError(f"the sample number must be at least 1 (--sample / run.sample), got {sample}")
+    if args.samples is not None and sample > args.samples:
+        raise UserError(
+            f"--sample {sample} is out of range: --samples {args.samples} plays samples 1..{args.samples}; "
+            f"to play sample {sample} too, pass --samples {sample} (finished samples are kept)"
+        )
     return [sample]
 
 
@@ -208,12 +227,10 @@ def _say_which_calls_are_shared(settings) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from foundation.errors import UserError
     from evaluation.report import report
 
     for folder in args.run_dirs:
-        if not (folder / "tasks").is_dir():
-            raise UserError(f"{folder} is not a run folder (no tasks/ inside); pass the folder `videodemo run` printed")
+        _check_run_folder(folder)
     labels = [label.strip() for label in args.labels.split(",")] if args.labels else None
     settings = _settings(args).report
     if args.errors:
@@ -222,18 +239,24 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rescore(args: argparse.Namespace) -> int:
+def _check_run_folder(folder: Path) -> None:
+    """A mistyped path is told apart from a folder that is not a run (`videodemo run` prints the right one)."""
     from foundation.errors import UserError
+
+    if not folder.exists():
+        raise UserError(f"{folder} does not exist; pass the run folder `videodemo run` printed")
+    if not (folder / "tasks").is_dir():
+        raise UserError(f"{folder} is not a run folder (no tasks/ inside); pass the folder `videodemo run` printed")
+
+
+def _rescore(args: argparse.Namespace) -> int:
     from foundation.folder_lock import FolderLock
     from evaluation.judge import judge_from_client
     from evaluation.report import report
     from evaluation.rescore import rescore_run
     from model_access.client import ModelClient
 
-    if not (args.run_dir / "tasks").is_dir():
-        raise UserError(
-            f"{args.run_dir} is not a run folder (no tasks/ inside); pass the folder `videodemo run` printed"
-        )
+    _check_run_folder(args.run_dir)
     settings = _settings(args)
     # It rewrites records: not while a run (or another rescore) writes in the folder.
     with FolderLock(args.run_dir, advice="wait for it to end, then rescore"), ModelClient(settings) as client:

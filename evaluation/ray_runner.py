@@ -32,15 +32,14 @@ class TaskWorker:
         self.runner = TaskRunner(settings, policy, args, self.run_dir, concurrent=True)
 
     def run(self, task: Any) -> dict[str, Any]:
-        from evaluation.run_records import is_finished, iter_records, task_folder
+        from evaluation.run_records import is_finished, iter_records, record_summary, task_folder
 
         # A retried call after a restart: the first try may have written its record already.
         if is_finished(task_folder(self.run_dir, task.key), False):
             for record in iter_records(self.run_dir):
                 if record.get("task_key") == task.key:
-                    return {key: record.get(key) for key in ("task_key", "status", "score")}
-        record = self.runner.run(task)
-        return {key: record.get(key) for key in ("task_key", "status", "score")}
+                    return record_summary(record)
+        return record_summary(self.runner.run(task))
 
     def pid(self) -> int:
         return os.getpid()

@@ -101,6 +101,11 @@ def iter_records(run_dir: Path) -> list[dict[str, Any]]:
     return records
 
 
+def record_summary(record: dict[str, Any]) -> dict[str, Any]:
+    """What a worker sends its parent of a finished task: enough for the run's counts and progress line."""
+    return {key: record.get(key) for key in ("task_key", "status", "score", "steps", "timings")}
+
+
 def usage_difference(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """`UsageLedger.to_dict()` of the calls made between two snapshots of the same ledger."""
     from model_access.accounting import UsageLedger

@@ -33,8 +33,9 @@ from typing import Any, Callable
 
 from foundation.errors import UserError
 from foundation.folder_lock import FolderLock
+from foundation.progress_bar import Progress, progress_bar
 from evaluation.run_manifest import check_identity, close_session, configuration_identity, open_session
-from evaluation.run_records import is_finished, iter_records, record_collisions, task_folder
+from evaluation.run_records import is_finished, iter_records, record_collisions, record_summary, task_folder
 from settings import Settings
 
 WORKER_POLL_S = 1.0
@@ -274,7 +275,7 @@ def _run_in_folder(spec: RunSpec, settings: Settings, tasks: list[Any], run_dir:
 
     bar = _progress_bar(len(tasks), tally, spec.progress)
     outcome = "interrupted"
-    local = _LocalRunner(spec, settings, run_dir, _task_line(bar, tally) if spec.progress else None)
+    local = _LocalRunner(spec, settings, run_dir, _task_line(bar, tally) if bar.live else None)
     try:
         workers = max(1, min(spec.workers, len(shared)))
         from model_access.health import forget_endpoints_down
@@ -301,23 +302,34 @@ def _run_in_folder(spec: RunSpec, settings: Settings, tasks: list[Any], run_dir:
             print_summary(summary)
 
 
-def _progress_bar(total: int, tally: Tally, enabled: bool):
-    from tqdm import tqdm
-
-    bar = tqdm(total=total, initial=tally.finished, desc="tasks", unit="task", file=sys.stderr, disable=not enabled)
-    bar.set_postfix_str(tally.postfix())
+def _progress_bar(total: int, tally: Tally, enabled: bool) -> Progress:
+    """A bar on a terminal; in a log, one line per finished task (foundation/progress_bar.py)."""
+    bar = progress_bar(total, desc="tasks", unit="task", initial=tally.finished, enabled=enabled)
+    bar.status(tally.postfix())
     return bar
 
 
-def _task_line(bar, tally: Tally) -> Callable[[str], None]:
+def _task_line(bar: Progress, tally: Tally) -> Callable[[str], None]:
     """Shows what the task in play is doing (its step, the model calls so far) after the run's counts."""
-    return lambda line: bar.set_postfix_str(f"{tally.postfix()} | {line}")
+    return lambda line: bar.status(f"{tally.postfix()} | {line}")
 
 
-def _advance(bar, tally: Tally, record: dict[str, Any]) -> None:
+def _advance(bar: Progress, tally: Tally, record: dict[str, Any]) -> None:
     tally.add(record)
-    bar.update(1)
-    bar.set_postfix_str(tally.postfix())
+    bar.advance(_finished_line(record))
+    bar.status(tally.postfix())
+
+
+def _finished_line(record: dict[str, Any]) -> str:
+    """`forum:42 passed (3 step(s), 8.1 s)`: a finished task, as a log's progress line tells it."""
+    details = []
+    if record.get("steps") is not None:
+        details.append(f"{record['steps']} step(s)")
+    seconds = (record.get("timings") or {}).get("total_s")
+    if seconds is not None:
+        details.append(f"{seconds:.1f} s")
+    said = f" ({', '.join(details)})" if details else ""
+    return f"{record.get('task_key')} {record.get('status', 'error')}{said}"
 
 
 class _LocalRunner:
@@ -345,7 +357,9 @@ class _LocalRunner:
 # ---- parallel workers ----
 
 
-def _run_on_ray(tasks, spec: RunSpec, settings: Settings, run_dir: Path, workers: int, tally: Tally, bar) -> None:
+def _run_on_ray(
+    tasks, spec: RunSpec, settings: Settings, run_dir: Path, workers: int, tally: Tally, bar: Progress
+) -> None:
     from evaluation.ray_runner import run_in_ray
 
     args = _policy_args_for_workers(spec.policy_args)
@@ -358,7 +372,9 @@ def _policy_args_for_workers(args: argparse.Namespace) -> argparse.Namespace:
     return argparse.Namespace(**{key: value for key, value in vars(args).items() if not callable(value)})
 
 
-def _run_in_workers(tasks, spec: RunSpec, settings: Settings, run_dir: Path, workers: int, tally: Tally, bar) -> None:
+def _run_in_workers(
+    tasks, spec: RunSpec, settings: Settings, run_dir: Path, workers: int, tally: Tally, bar: Progress
+) -> None:
     context = multiprocessing.get_context("spawn")
     jobs = context.Queue()
     results = context.Queue()
@@ -370,7 +386,7 @@ def _run_in_workers(tasks, spec: RunSpec, settings: Settings, run_dir: Path, wor
     processes = [
         context.Process(
             target=_worker_main,
-            args=(settings, spec.policy, args, str(run_dir), jobs, results, spec.progress),
+            args=(settings, spec.policy, args, str(run_dir), jobs, results, bar.live),
             daemon=True,
         )
         for _ in range(workers)
@@ -396,7 +412,7 @@ def _run_in_workers(tasks, spec: RunSpec, settings: Settings, run_dir: Path, wor
             elif kind == "progress":
                 pid, line = payload
                 in_play[pid] = line
-                bar.set_postfix_str(f"{tally.postfix()} | " + "; ".join(in_play.values()))
+                bar.status(f"{tally.postfix()} | " + "; ".join(in_play.values()))
             elif kind == "failed":
                 bar.write(f"a worker stopped: {payload}")
         # Every worker has its stop sentinel: let it close its browser and exit on its own, since
@@ -432,15 +448,11 @@ def _worker_main(settings: Settings, policy: str, args, run_dir: str, jobs, resu
             task = jobs.get()
             if task is None:
                 break
-            results.put(("record", _summary_of(runner.run(task))))
+            results.put(("record", record_summary(runner.run(task))))
     except KeyboardInterrupt:
         pass
     finally:
         runner.close()
-
-
-def _summary_of(record: dict[str, Any]) -> dict[str, Any]:
-    return {key: record.get(key) for key in ("task_key", "status", "score")}
 
 
 def _exit_with_parent() -> None:

