@@ -146,6 +146,7 @@ def _start_sites(settings, clock: _Clock) -> None:
 
 
 def _record(settings, clock: _Clock, only: list[str] | None) -> list[str]:
+    from tasks import recording_store
     from tasks.sandbox.tutorials.recorder import RecordingResult, record_tutorials
 
     since = time.perf_counter()
@@ -154,10 +155,14 @@ def _record(settings, clock: _Clock, only: list[str] | None) -> list[str]:
     def report(result: RecordingResult) -> None:
         if result.recorded:
             print(f"  {result.name:<26} {result.duration_s:5.1f} s of video, recorded in {result.elapsed_s:4.1f} s")
+        elif result.from_store:
+            print(f"  {result.name:<26} copied from the recordings store ({recording_store.store_root()})")
 
     results = record_tutorials(settings, only=only, report=report)
-    made = [result for result in results if result.recorded]
-    clock.done("tutorial recording", since, f"{len(made)} recorded, {len(results) - len(made)} up to date")
+    made = sum(result.recorded for result in results)
+    copied = sum(result.from_store for result in results)
+    stored = f", {copied} copied from the recordings store" if copied else ""
+    clock.done("tutorial recording", since, f"{made} recorded{stored}, {len(results) - made - copied} up to date")
     return sorted(result.name for result in results)
 
 

@@ -19,7 +19,7 @@ done
 BOOT_START=$SECONDS
 SERVERS_ROOT=${VIDEODEMO_SERVERS:-.venv-servers}
 LOGS=$SERVERS_ROOT/logs
-declare -A SERVER_PID=() SERVER_START=()
+declare -A SERVER_PID=()
 # Server scripts that install this project (its egg-info), so they wait for the .venv's editable install.
 AFTER_PROJECT=(browsergym)
 
@@ -37,8 +37,12 @@ start_server() {  # start_server NAME: its install script in the background, log
   server_installed "$env" && return 0
   mkdir -p "$LOGS"
   echo "[bootstrap] installing server env $name in the background (log: $LOGS/$name.log)"
-  SERVER_START[$name]=$SECONDS
-  bash "scripts/servers/$name.sh" >"$LOGS/$name.log" 2>&1 &
+  # Each job writes its own seconds when it ends: they are waited for in turn, not in the order they finish.
+  (
+    start=$(date +%s)
+    bash "scripts/servers/$name.sh" >"$LOGS/$name.log" 2>&1 || exit
+    echo $(($(date +%s) - start)) >"$LOGS/$name.seconds"
+  ) &
   SERVER_PID[$name]=$!
 }
 
@@ -58,7 +62,7 @@ wait_servers() {
   local name failed=0
   for name in "${!SERVER_PID[@]}"; do
     if wait "${SERVER_PID[$name]}"; then
-      echo "[bootstrap] server env $name: $((SECONDS - SERVER_START[$name])) s"
+      echo "[bootstrap] server env $name: $(cat "$LOGS/$name.seconds") s"
     else
       failed=1
       echo "[bootstrap] error: server env $name failed; the end of $LOGS/$name.log:" >&2

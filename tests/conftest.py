@@ -15,10 +15,49 @@ from model_access.scripted_server import ScriptedServer
 from settings import Settings, load_settings
 
 
+TESTS_DIR = Path(__file__).resolve().parent
+# Test folders whose session fixtures start model servers: their tests share one worker of a parallel run.
+ONE_WORKER_FOLDERS = ("real_servers",)
+# The heaviest modules (docs/testing.md, measured): a parallel run starts them first, so that neither worker is
+# left with a long module at the end while the other idles.
+HEAVY_FIRST: tuple[str, ...] = ()
+TEST_PORTS = 17770  # the sandbox sites of worker N listen on 17770 + 2N and 17771 + 2N when those are free
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """For `make test`'s parallel run (pytest-xdist, `--dist loadgroup`): a test module stays on one worker, so
+    its module fixtures are made once, and `ONE_WORKER_FOLDERS` stay whole; `HEAVY_FIRST` modules come first."""
+    groups = {}
+    for item in items:
+        relative = Path(str(item.fspath)).resolve().relative_to(TESTS_DIR)
+        group = relative.parts[0] if relative.parts[0] in ONE_WORKER_FOLDERS else relative.as_posix()
+        groups[item.nodeid] = group
+        item.add_marker(pytest.mark.xdist_group(group))
+    rank = {group: number for number, group in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(groups[item.nodeid], len(rank)))  # stable: module order kept otherwise
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def port_or_free(preferred: int) -> int:
+    """`preferred` when it is free, else any free port. The same ports session after session let the recordings
+    store (tasks/recording_store.py) reuse the sandbox tutorials, whose browser bar shows the site's address."""
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", preferred))
+        except OSError:
+            return free_port()
+    return preferred
+
+
+def worker_number() -> int:
+    """0 in a serial run, N in pytest-xdist's worker gwN."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name[2:]) if name[2:].isdigit() else 0
 
 
 @pytest.fixture(scope="session")
@@ -31,8 +70,9 @@ def test_settings(test_cache_dir: Path) -> Settings:
     """Settings with a private cache folder and free ports, so tests never touch the user's sandbox."""
     settings = load_settings()
     settings.paths.cache_dir = test_cache_dir
-    settings.sandbox.shop_port = free_port()
-    settings.sandbox.forum_port = free_port()
+    # Not the sandbox's own ports (7770, 9999): a user's sandbox may be running.
+    settings.sandbox.shop_port = port_or_free(TEST_PORTS + 2 * worker_number())
+    settings.sandbox.forum_port = port_or_free(TEST_PORTS + 2 * worker_number() + 1)
     settings.sandbox.reset_token = "test-reset-token"
     return settings
 

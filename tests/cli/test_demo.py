@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import json
 import re
+from pathlib import Path
 
 import pytest
 from tests.processing.pipeline_helpers import config_file, run_cli
@@ -12,9 +14,9 @@ from processing.plugins import LABELERS
 
 pytestmark = [
     pytest.mark.skipif("ocr" not in LABELERS, reason="the OCR labeler is not registered yet"),
-    # The quick demo records, labels (three styles) and replays: ~420 s on a quiet 2-core machine, over
-    # 600 s (the suite's default) when the machine is shared, so the first test's setup gets more room.
-    pytest.mark.timeout(1500),
+    # The quick demo records, labels and replays twice, then compares: a few minutes when the machine is shared,
+    # so the first test's setup gets more room than the suite's default.
+    pytest.mark.timeout(1200),
 ]
 
 
@@ -43,6 +45,28 @@ def test_the_quick_demo_reports_the_labeler_and_both_success_rates(demo_runs) ->
         assert len(records) == 4
     for phase in ("tutorial recording", "processing", "run: two-stage embedding selection", "total"):
         assert re.search(rf"{re.escape(phase)}\s+\d+\.\d s", out), phase
+    assert "videodemo demo --labelers" in out  # where the other styles' accuracy went
+
+
+def test_the_demo_ends_with_the_paired_comparison_of_its_two_runs(demo_runs) -> None:
+    settings, (code, out, err), _ = demo_runs
+    assert code == 0, out[-3000:] + err[-3000:]
+    comparison = out[out.index("Paired comparison, task by task") :]
+    helped = re.search(r"helped \(run 2 passes, run 1 fails\) (\d+)", comparison)
+    hurt = re.search(r"hurt \(run 2 fails, run 1 passes\) (\d+)", comparison)
+    assert helped and hurt, comparison
+    assert re.search(r"exact McNemar p = [\d.e-]+", comparison)
+    assert re.search(r"difference [+-]\d+\.\d points, 95% interval", comparison)
+    page = re.search(r"report with charts and flipped tasks: (\S+)", comparison)
+    assert page and Path(page.group(1)).is_file()
+    # the numbers agree with the two runs' records: helped/hurt are the tasks whose outcome differs
+    passed = {}
+    for folder in ("demo-replay-whole-video-quick", "demo-replay-selection-quick"):
+        records = [json.loads(f.read_text()) for f in (settings.paths.runs_dir / folder / "tasks").glob("*/record.json")]
+        passed[folder] = {r["task_key"] for r in records if r["status"] == "passed"}
+    whole, selection = passed.values()
+    assert (int(helped.group(1)), int(hurt.group(1))) == (len(selection - whole), len(whole - selection))
+    assert out.rstrip().splitlines()[-1].startswith("one row per (run, sample, task):")  # it ends with it
 
 
 def test_a_second_demo_reuses_the_recording_the_processing_and_the_finished_tasks(demo_runs) -> None:

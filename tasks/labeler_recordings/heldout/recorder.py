@@ -27,9 +27,10 @@ from foundation.errors import UserError
 from tasks.labeler_recordings.heldout import apps, pointer_art, scripts
 from tasks.labeler_recordings.heldout.scripts import Script
 from settings import Settings
-from tasks.labeler_recordings.saving import save_recording
+from tasks.labeler_recordings.saving import restore_recording, save_recording
 from tasks.sandbox.tutorials.ground_truth import ActionRecord
 
+STYLE = "held-out"  # the recordings store's name for this style, and the description it writes
 FPS = 12
 WIDTH, HEIGHT = 1280, 720
 LIVE_AFTER_S = 1.6  # real time watched after a click or Enter: loading states and toasts happen then
@@ -63,7 +64,9 @@ def record_all(settings: Settings, only: list[str] | None = None, report=print) 
     if only and len(chosen) != len(set(only)):
         names = ", ".join(s.name for s in scripts.SCRIPTS)
         raise UserError(f"unknown held-out recording in {only}: choose from {names}")
-    stale = [s for s in chosen if not _current(folder, s)]
+    stale = [
+        s for s in chosen if not _current(folder, s) and not restore_recording(folder, STYLE, s.name, fingerprint(s))
+    ]
     if stale:
         from playwright.sync_api import sync_playwright
 
@@ -221,7 +224,7 @@ def _record(browser, url: str, script: Script, folder: Path) -> float:
         context.close()
     duration = take.frames / FPS
     save_recording(
-        folder, partial, script, style="held-out", url=url, fps=FPS, size=(WIDTH, HEIGHT), duration_s=duration,
+        folder, partial, script, style=STYLE, url=url, fps=FPS, size=(WIDTH, HEIGHT), duration_s=duration,
         actions=take.actions, fingerprint=fingerprint(script),
     )
     return duration

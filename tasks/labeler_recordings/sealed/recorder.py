@@ -32,9 +32,10 @@ from tasks.labeler_recordings.page_server import PageServer
 from tasks.labeler_recordings.sealed import pointer, scripts
 from tasks.labeler_recordings.untouched.recorder import Recording
 from tasks.labeler_recordings.untouched.scripts import Script
-from tasks.labeler_recordings.saving import save_recording
+from tasks.labeler_recordings.saving import restore_recording, save_recording
 from tasks.sandbox.tutorials.ground_truth import ActionRecord
 
+STYLE = "sealed"  # the recordings store's name for this style, and the description it writes
 CAPTURE_FPS = 15
 REPEAT = 2  # each captured picture is shown this many frames
 FPS = CAPTURE_FPS * REPEAT
@@ -90,7 +91,9 @@ def record_all(settings: Settings, only: list[str] | None = None, report=print) 
     chosen = [s for s in scripts.SCRIPTS if not only or s.name in only]
     if only and len(chosen) != len(set(only)):
         raise UserError(f"unknown sealed recording in {only}: choose from {', '.join(s.name for s in scripts.SCRIPTS)}")
-    stale = [s for s in chosen if not _current(folder, s)]
+    stale = [
+        s for s in chosen if not _current(folder, s) and not restore_recording(folder, STYLE, s.name, fingerprint(s))
+    ]
     if stale:
         from playwright.sync_api import sync_playwright
 
@@ -272,7 +275,7 @@ def _record(browser, url: str, script: Script, folder: Path) -> float:
         context.close()
     duration = take.captures / CAPTURE_FPS
     save_recording(
-        folder, partial_file, script, style="sealed", url=url, fps=FPS, size=(WIDTH, HEIGHT), duration_s=duration,
+        folder, partial_file, script, style=STYLE, url=url, fps=FPS, size=(WIDTH, HEIGHT), duration_s=duration,
         actions=take.actions, fingerprint=fingerprint(script),
     )
     return duration

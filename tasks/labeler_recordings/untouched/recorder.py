@@ -29,9 +29,10 @@ from settings import Settings
 from tasks.labeler_recordings.page_server import PageServer
 from tasks.labeler_recordings.untouched import pointer, scripts
 from tasks.labeler_recordings.untouched.scripts import Script
-from tasks.labeler_recordings.saving import save_recording
+from tasks.labeler_recordings.saving import restore_recording, save_recording
 from tasks.sandbox.tutorials.ground_truth import ActionRecord
 
+STYLE = "untouched"  # the recordings store's name for this style, and the description it writes
 CAPTURE_FPS = 10
 REPEAT = 3  # each captured picture is shown this many frames
 FPS = CAPTURE_FPS * REPEAT
@@ -89,7 +90,9 @@ def record_all(settings: Settings, only: list[str] | None = None, report=print) 
     chosen = [s for s in scripts.SCRIPTS if not only or s.name in only]
     if only and len(chosen) != len(set(only)):
         raise UserError(f"unknown untouched recording in {only}: choose from {', '.join(s.name for s in scripts.SCRIPTS)}")
-    stale = [s for s in chosen if not _current(folder, s)]
+    stale = [
+        s for s in chosen if not _current(folder, s) and not restore_recording(folder, STYLE, s.name, fingerprint(s))
+    ]
     if stale:
         from playwright.sync_api import sync_playwright
 
@@ -254,7 +257,7 @@ def _record(browser, url: str, script: Script, folder: Path) -> float:
         context.close()
     duration = take.captures / CAPTURE_FPS
     save_recording(
-        folder, partial_file, script, style="untouched", url=url, fps=FPS, size=(WIDTH, HEIGHT), duration_s=duration,
+        folder, partial_file, script, style=STYLE, url=url, fps=FPS, size=(WIDTH, HEIGHT), duration_s=duration,
         actions=take.actions, fingerprint=fingerprint(script),
     )
     return duration

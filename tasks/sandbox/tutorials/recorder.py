@@ -8,7 +8,9 @@ For each script in `scripts/`, `<cache>/sandbox/tutorials/` receives:
     <name>.fingerprint   hash of the script, the recorder code and the site's seed
 
 A tutorial is recorded again only when its fingerprint changed or a file is
-missing. The site is reset before each tutorial and once after the last, so
+missing; one recorded before under the same fingerprint and site address, in any
+clone or test session of this user, is copied from the recordings store instead
+(tasks/recording_store.py). The site is reset before each tutorial and once after the last, so
 tasks start from the seed. Time on the video is virtual (see film.py), which is
 why a minute of video takes seconds to make.
 
@@ -28,6 +30,7 @@ from pathlib import Path
 
 from foundation.errors import UserError
 from settings import Settings
+from tasks import recording_store
 from tasks.sandbox import server
 from tasks.sandbox.login import log_in
 from tasks.sandbox.sites import SITES
@@ -62,9 +65,31 @@ class TutorialFiles:
 class RecordingResult:
     name: str
     files: TutorialFiles
-    recorded: bool  # False: it was up to date
+    recorded: bool  # False: it was up to date, or copied from the recordings store
     duration_s: float  # length of the video (0 when not recorded now)
     elapsed_s: float  # time it took to record
+    from_store: bool = False  # copied from the per-user recordings store, not recorded
+
+
+STORE_KIND = "sandbox-tutorials"
+
+
+def _store_key(script: TutorialScript, settings: Settings) -> str:
+    """The fingerprint and the site's address: the video's browser bar shows it, its log records it."""
+    return recording_store.store_key(fingerprint(script), server.site_url(SITES[script.site], settings))
+
+
+def _stored_files(files: TutorialFiles) -> list[Path]:
+    return [files.video, files.subtitles, files.actions]
+
+
+def _restore(script: TutorialScript, settings: Settings, folder: Path) -> RecordingResult | None:
+    files = TutorialFiles.of(folder, script.name)
+    if not recording_store.fetch(STORE_KIND, script.name, _store_key(script, settings), _stored_files(files)):
+        return None
+    files.fingerprint.write_text(fingerprint(script) + "\n")
+    recording_store.keep(STORE_KIND, script.name, _store_key(script, settings), _stored_files(files))
+    return RecordingResult(script.name, files, False, 0.0, 0.0, from_store=True)
 
 
 def tutorials_dir(settings: Settings) -> Path:
@@ -105,20 +130,25 @@ def record_tutorials(
     force: bool = False,
     report: Callable[[RecordingResult], None] | None = None,
 ) -> list[RecordingResult]:
-    """Record the scripts that are missing or outdated (all of `only` with `force`); others are left alone."""
+    """Record the scripts that are missing or outdated (all of `only` with `force`, past the recordings store too);
+    others are left alone."""
     folder = tutorials_dir(settings)
     folder.mkdir(parents=True, exist_ok=True)
     scripts = select_scripts(only)
     results: list[RecordingResult] = []
     todo = []
     for script in scripts:
+        result = None
         if not force and is_current(script, folder):
             result = RecordingResult(script.name, TutorialFiles.of(folder, script.name), False, 0.0, 0.0)
-            results.append(result)
-            if report:
-                report(result)
-        else:
+        elif not force:
+            result = _restore(script, settings, folder)
+        if result is None:
             todo.append(script)
+            continue
+        results.append(result)
+        if report:
+            report(result)
     if not todo:
         return results
     with server.sites_up(settings):
@@ -190,4 +220,5 @@ def record_one(settings: Settings, script: TutorialScript, browser, folder: Path
     files.subtitles.write_text(to_srt(performer.cues), encoding="utf-8")
     files.actions.write_text(record.to_json(), encoding="utf-8")
     files.fingerprint.write_text(fingerprint(script) + "\n")
+    recording_store.keep(STORE_KIND, script.name, _store_key(script, settings), _stored_files(files))
     return RecordingResult(script.name, files, True, record.duration_s, time.monotonic() - started)
