@@ -3,13 +3,16 @@
 .PHONY: demo test install install-servers clean-cache
 
 PYTHON := .venv/bin/python
+# Test workers (pytest-xdist): 2 on the 2-core reference machines; TEST_WORKERS=0 runs the suite in one process.
+TEST_WORKERS ?= 2
 
 demo: install
 	$(PYTHON) -m cli.main demo
 
 # The test suite includes the real-server tier: it needs the local model servers (installed on first use).
+# It ends with its 30 slowest tests (docs/testing.md keeps the measured table).
 test: install-servers
-	VIDEODEMO_REQUIRE_REAL_SERVERS=1 $(PYTHON) -m pytest -q
+	VIDEODEMO_REQUIRE_REAL_SERVERS=1 $(PYTHON) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
 install:
 	@bash scripts/bootstrap.sh

@@ -89,7 +89,7 @@ def _demo(args: argparse.Namespace) -> int:
     print("No model is called; these numbers are baselines, not the VLM method.\n", flush=True)
 
     _start_sites(settings, clock)
-    names = _record(settings, clock, list(QUICK_TUTORIALS) if args.quick else None)
+    names = _record(settings, clock, list(QUICK_TUTORIALS) if args.quick else None, args.workers)
     _process(settings, names, args.workers, clock)
 
     from cli.demo_scores import accuracy_lines, labeler_accuracy
@@ -145,7 +145,7 @@ def _start_sites(settings, clock: _Clock) -> None:
     clock.done("sandbox sites", since, "left running; `videodemo sandbox stop` stops them")
 
 
-def _record(settings, clock: _Clock, only: list[str] | None) -> list[str]:
+def _record(settings, clock: _Clock, only: list[str] | None, workers: int) -> list[str]:
     from tasks import recording_store
     from tasks.sandbox.tutorials.recorder import RecordingResult, record_tutorials
 
@@ -158,7 +158,7 @@ def _record(settings, clock: _Clock, only: list[str] | None) -> list[str]:
         elif result.from_store:
             print(f"  {result.name:<26} copied from the recordings store ({recording_store.store_root()})")
 
-    results = record_tutorials(settings, only=only, report=report)
+    results = record_tutorials(settings, only=only, report=report, workers=workers)
     made = sum(result.recorded for result in results)
     copied = sum(result.from_store for result in results)
     stored = f", {copied} copied from the recordings store" if copied else ""

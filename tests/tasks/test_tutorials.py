@@ -6,6 +6,7 @@ other scripts are checked without recording, through their planned length.
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 from dataclasses import replace
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 
 from cli.main import main
+from tasks import recording_store
 from tasks.sandbox.tutorials import pacing
 from tasks.sandbox.tutorials.ground_truth import TutorialRecord, load_record
 from tasks.sandbox.tutorials.recorder import fingerprint, record_tutorials, select_scripts
@@ -31,6 +33,7 @@ from tests.tasks.video_checks import (
     read_text,
     vertical_shift_error,
 )
+from tests.tasks.video_frames import grey_frames
 
 RECORDED = ["shop_search_sort", "forum_search_subscribe"]
 ELEMENT_ACTIONS = ("click", "type", "select", "hover")
@@ -39,8 +42,9 @@ CURSOR_MATCH_ERROR = 400.0  # mean squared grey-level error of a pointer match; 
 
 @pytest.fixture(scope="module")
 def recordings(sandbox):
-    """The two tutorials, recorded into the test cache: name -> (ground truth, files, frames by index)."""
-    results = record_tutorials(sandbox.settings, only=RECORDED, force=True)
+    """The two tutorials, recorded into the test cache side by side (one per site, as the demo records them):
+    name -> (ground truth, files, frames by index)."""
+    results = record_tutorials(sandbox.settings, only=RECORDED, force=True, workers=2)
     recorded = {}
     for result in results:
         record = load_record(result.files.actions)
@@ -227,3 +231,17 @@ def test_record_command_skips_tutorials_that_are_up_to_date(recordings, sandbox,
     assert code == 0
     assert re.search(rf"{RECORDED[0]}\s+up to date", out) and re.search(rf"{RECORDED[1]}\s+up to date", out)
     assert "total: 0 recorded" in out
+
+
+def test_a_tutorial_recorded_alone_is_the_one_recorded_beside_another(recordings, sandbox, tmp_path, monkeypatch):
+    """Time on the video is virtual: the side-by-side recording is the video a lone recorder makes."""
+    monkeypatch.setenv(recording_store.ENV_VAR, "off")  # recorded, not copied
+    settings = copy.deepcopy(sandbox.settings)
+    settings.paths.cache_dir = tmp_path / "alone"
+    name = RECORDED[0]
+    (alone,) = record_tutorials(settings, only=[name], workers=1)
+    record, files, _ = recordings[name]
+    assert alone.recorded and load_record(alone.files.actions).actions == record.actions
+    first, second = grey_frames(files.video), grey_frames(alone.files.video)
+    assert len(first) == len(second)
+    assert max(float(np.abs(a - b).mean()) for a, b in zip(first, second)) < 0.5

@@ -129,9 +129,12 @@ def record_tutorials(
     only: list[str] | None = None,
     force: bool = False,
     report: Callable[[RecordingResult], None] | None = None,
+    workers: int = 1,
 ) -> list[RecordingResult]:
     """Record the scripts that are missing or outdated (all of `only` with `force`, past the recordings store too);
-    others are left alone."""
+    others are left alone. With `workers` > 1 the sites' tutorials are recorded side by side, one process and
+    browser per site (a tutorial resets its own site only, and time on the video is virtual, so each video is the
+    one a lone recorder makes)."""
     folder = tutorials_dir(settings)
     folder.mkdir(parents=True, exist_ok=True)
     scripts = select_scripts(only)
@@ -151,12 +154,41 @@ def record_tutorials(
             report(result)
     if not todo:
         return results
+    by_site: dict[str, list[TutorialScript]] = {}
+    for script in todo:
+        by_site.setdefault(script.site, []).append(script)
     with server.sites_up(settings):
         try:
-            results += _record_in_browser(settings, todo, folder, report)
+            if workers > 1 and len(by_site) > 1:
+                results += _record_sites_side_by_side(settings, list(by_site.values()), folder, report, workers)
+            else:
+                results += _record_in_browser(settings, todo, folder, report)
         finally:
             server.reset(settings)  # tasks start from the seed
     return results
+
+
+def _record_sites_side_by_side(
+    settings: Settings, groups: list[list[TutorialScript]], folder: Path, report: Callable | None, workers: int
+) -> list[RecordingResult]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    results = []
+    # spawn: Playwright's sync API must not inherit a parent's event loop
+    with ProcessPoolExecutor(min(workers, len(groups)), mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_record_names, settings, [s.name for s in group], folder) for group in groups]
+        for future in as_completed(futures):
+            for result in future.result():
+                results.append(result)
+                if report:
+                    report(result)
+    return results
+
+
+def _record_names(settings: Settings, names: list[str], folder: Path) -> list[RecordingResult]:
+    """A worker process's share: these tutorials, one after another in its own browser."""
+    return _record_in_browser(settings, select_scripts(names), folder, None)
 
 
 def ensure_tutorials(settings: Settings) -> list[Path]:
