@@ -179,6 +179,7 @@ class ScriptedServer:
         self._in_flight = 0
         self._next_reply = 0
         self._lock = threading.Lock()
+        self._delays_released = threading.Event()
         self._httpd = _Server((host, port), _Handler)
         self._httpd.scripted = self
         self._thread: threading.Thread | None = None
@@ -192,6 +193,19 @@ class ScriptedServer:
         """Logged requests whose path ends with `path_suffix`."""
         with self._lock:
             return [entry for entry in self.log if entry["path"].endswith(path_suffix)]
+
+    def release_delays(self) -> None:
+        """Answer the requests waiting out a `delay_s` now, and later ones at once: a test that has seen what it
+        held a reply back for need not wait out the rest of the delay."""
+        self._delays_released.set()
+
+    def hold_delays(self) -> None:
+        """Make `delay_s` hold replies back again (after `release_delays`)."""
+        self._delays_released.clear()
+
+    def wait_out(self, seconds: float) -> None:
+        """A scripted delay: `seconds`, or until `release_delays`."""
+        self._delays_released.wait(seconds)
 
     def start(self) -> "ScriptedServer":
         # A short poll interval makes stop() quick; the default half second adds up over a test suite.
@@ -338,7 +352,7 @@ class _Handler(BaseHTTPRequestHandler):
             entry = self._log_entry(body)
             scripted.record(entry)
             if scripted.script.delay_s:
-                time.sleep(scripted.script.delay_s)
+                scripted.wait_out(scripted.script.delay_s)
             if self.path.endswith("/chat/completions"):
                 status, payload, reply, label = self._chat(body)
             elif self.path.endswith("/embeddings"):
@@ -369,7 +383,7 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"scripted server: script exhausted after {used} replies; add replies or a default"
             return 400, _error(400, message), "", label
         if entry.delay_s:
-            time.sleep(entry.delay_s)
+            scripted.wait_out(entry.delay_s)
         if entry.status != 200:
             if entry.reply:  # another server's error shape, sent as it is
                 return entry.status, _raw_body(entry.reply), "", label

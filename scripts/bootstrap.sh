@@ -3,9 +3,9 @@
 # system packages (Chromium, ffmpeg, fonts, espeak-ng), a .venv with the CPU torch, the project in editable mode.
 # With --servers also the real model servers of the test suite's real-server tier (scripts/servers/*.sh, each in
 # its own environment under .venv-servers/), BrowserGym with AgentLab for the bridge's tests and WebArena-Verified's
-# evaluator. The server environments install side by side, each logging to .venv-servers/logs/NAME.log: llama.cpp's
-# build (the long pole, CPU-bound) starts first, beside the project's own .venv (downloads); BrowserGym's env installs
-# this project too, so it waits for the .venv (both write the project's egg-info). Every step prints its seconds.
+# evaluator. The server environments install side by side, each logging to .venv-servers/logs/NAME.log, beside the
+# project's own .venv; the two editable installs of this project (the .venv's and BrowserGym's) write the same
+# egg-info, so they take turns through a lock (.editable-install.lock). Every step prints its seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WITH_SERVERS=0
@@ -20,8 +20,6 @@ BOOT_START=$SECONDS
 SERVERS_ROOT=${VIDEODEMO_SERVERS:-.venv-servers}
 LOGS=$SERVERS_ROOT/logs
 declare -A SERVER_PID=()
-# Server scripts that install this project (its egg-info), so they wait for the .venv's editable install.
-AFTER_PROJECT=(browsergym)
 
 timed() {  # timed LABEL COMMAND...: runs it and prints how long it took
   local label=$1 start=$SECONDS; shift
@@ -46,15 +44,11 @@ start_server() {  # start_server NAME: its install script in the background, log
   SERVER_PID[$name]=$!
 }
 
-start_servers() {  # start_servers early|late
+start_servers() {
   [ "$WITH_SERVERS" -eq 1 ] || return 0
-  local script name late
+  local script
   for script in scripts/servers/*.sh; do
-    name=$(basename "$script" .sh)
-    late=0; [[ " ${AFTER_PROJECT[*]} " == *" $name "* ]] && late=1
-    if { [ "$1" = early ] && [ $late -eq 0 ]; } || { [ "$1" = late ] && [ $late -eq 1 ]; }; then
-      start_server "$name"
-    fi
+    start_server "$(basename "$script" .sh)"
   done
 }
 
@@ -73,7 +67,6 @@ wait_servers() {
 }
 
 finish() {
-  start_servers late
   wait_servers
   echo "[bootstrap] install step: $((SECONDS - BOOT_START)) s"
 }
@@ -109,7 +102,7 @@ for candidate in python3.11 python3.12 python3.13 python3; do
 done
 [ -n "$PYTHON" ] || { echo "[bootstrap] error: Python 3.11+ not found; install python3.11" >&2; exit 1; }
 
-start_servers early
+start_servers
 if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ -x "$VENV/bin/videodemo" ]; then
   finish
   exit 0
@@ -120,7 +113,7 @@ install_venv() {
   "$VENV/bin/python" -m pip install -q --upgrade pip
   # The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
   "$VENV/bin/python" -m pip install -q "torch==2.13.0"
-  "$VENV/bin/python" -m pip install -q -e ".[dev,scale]"
+  flock .editable-install.lock "$VENV/bin/python" -m pip install -q -e ".[dev,scale]"
 }
 timed "project .venv" install_venv
 touch "$STAMP"

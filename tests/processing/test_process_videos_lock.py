@@ -65,6 +65,7 @@ def test_a_second_command_skips_the_video_the_first_is_processing(tutorial_video
         assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir() if p.is_file()} == files_before
         assert json.loads((folder / LOCK_NAME).read_text())["pid"] == first.pid
 
+        server.release_delays()  # seen held: the first command may finish now
         stdout, stderr = first.communicate(timeout=HANG_S + 180)
     finally:
         if first.poll() is None:

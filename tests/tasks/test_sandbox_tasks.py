@@ -36,6 +36,7 @@ def play_all(sandbox, policy: str, out_dir, **policy_args) -> dict[str, dict]:
         out_dir=out_dir,
         fresh=True,
         progress=False,
+        workers=2,  # a task mostly waits on the browser and the site: two at once (resets still run alone)
     )
     return {record["task_key"]: record for record in iter_records(run(spec, sandbox.settings))}
 

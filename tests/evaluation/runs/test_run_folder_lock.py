@@ -42,6 +42,12 @@ def slow_judge():
         yield server
 
 
+@pytest.fixture(autouse=True)
+def judge_holds_back(slow_judge):
+    """Each test starts with the judge holding its reply back; a test releases it once it has seen it held."""
+    slow_judge.hold_delays()
+
+
 @pytest.fixture(scope="module")
 def task_files(tmp_path_factory):
     return write_task_set(tmp_path_factory.mktemp("task-set"))
@@ -101,6 +107,7 @@ def test_a_second_command_on_a_held_folder_is_refused_and_the_first_finishes(
             assert records(out) == held  # nothing deleted or rewritten
             assert json.loads((out / LOCK_NAME).read_text())["pid"] == first.pid
 
+        slow_judge.release_delays()  # seen held: the first command may finish now
         stdout, stderr = first.communicate(timeout=JUDGE_DELAY_S + 300)
     finally:
         if first.poll() is None:
@@ -131,6 +138,7 @@ def test_a_lock_left_by_a_killed_run_is_taken_over_with_a_warning(
     killed.stderr.close()
     assert json.loads((out / LOCK_NAME).read_text())["pid"] == killed.pid
 
+    slow_judge.release_delays()  # the takeover is what this checks, not the judge's pace
     done = subprocess.run(cmd, env=env, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     warning = next(line for line in done.stderr.splitlines() if line.startswith("warning:"))
