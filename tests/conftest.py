@@ -16,30 +16,27 @@ from settings import Settings, load_settings
 
 
 TESTS_DIR = Path(__file__).resolve().parent
-# Test folders whose session fixtures start model servers: their tests share one worker of a parallel run.
-ONE_WORKER_FOLDERS = ("real_servers",)
-# The heaviest modules (docs/testing.md, measured): a parallel run starts them first, so that neither worker is
-# left with a long module at the end while the other idles.
+# The heaviest modules (docs/testing.md, measured), or folders of them: `make test`'s parallel run (pytest-xdist,
+# `--dist loadfile`: a module stays on one worker, so its module fixtures are made once) hands them out first, so
+# that neither worker is left with a long module at the end while the other idles.
 HEAVY_FIRST = (
-    "real_servers", "tasks/test_sandbox_tasks.py", "cli/test_demo.py", "tasks/test_labeler_sealed.py",
-    "evaluation/runs/test_runner.py", "evaluation/runs/test_run_folder_lock.py", "tasks/test_labeler_untouched.py",
-    "processing/test_process_videos_lock.py", "evaluation/runs/test_ray_runner.py", "evaluation/runs/test_run_samples.py",
-    "agent/test_replay_policy.py", "tasks/test_forum_site.py",
+    "real_servers/test_roles_on_real_servers.py", "tasks/test_sandbox_tasks.py", "cli/test_demo.py",
+    "real_servers/", "tasks/test_labeler_sealed.py", "evaluation/runs/test_runner.py", "ecosystem/",
+    "evaluation/runs/test_run_folder_lock.py", "tasks/test_labeler_untouched.py",
+    "processing/test_process_videos_lock.py", "evaluation/runs/test_ray_runner.py",
+    "evaluation/runs/test_run_samples.py", "agent/test_replay_policy.py", "tasks/test_forum_site.py",
 )  # fmt: skip
 TEST_PORTS = 17770  # the sandbox sites of worker N listen on 17770 + 2N and 17771 + 2N when those are free
 
 
+def _heaviness(item) -> int:
+    relative = Path(str(item.fspath)).resolve().relative_to(TESTS_DIR).as_posix()
+    return next((rank for rank, start in enumerate(HEAVY_FIRST) if relative.startswith(start)), len(HEAVY_FIRST))
+
+
 def pytest_collection_modifyitems(config, items) -> None:
-    """For `make test`'s parallel run (pytest-xdist, `--dist loadgroup`): a test module stays on one worker, so
-    its module fixtures are made once, and `ONE_WORKER_FOLDERS` stay whole; `HEAVY_FIRST` modules come first."""
-    groups = {}
-    for item in items:
-        relative = Path(str(item.fspath)).resolve().relative_to(TESTS_DIR)
-        group = relative.parts[0] if relative.parts[0] in ONE_WORKER_FOLDERS else relative.as_posix()
-        groups[item.nodeid] = group
-        item.add_marker(pytest.mark.xdist_group(group))
-    rank = {group: number for number, group in enumerate(HEAVY_FIRST)}
-    items.sort(key=lambda item: rank.get(groups[item.nodeid], len(rank)))  # stable: module order kept otherwise
+    """`HEAVY_FIRST` modules first, so a parallel run hands them out first; the order is otherwise kept."""
+    items.sort(key=_heaviness)  # stable
 
 
 def free_port() -> int:

@@ -10,6 +10,7 @@ The server is pinned to that folder, so requests name the folder as their model 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def converted_model() -> Path:
         return out
     python = server_python(NAME)
     out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(out.name + ".partial")
+    partial = out.with_name(f"{out.name}.partial-{os.getpid()}")  # two processes may convert at once
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     done = subprocess.run(
         [str(python), "-c", _CONVERT, str(smollm2_gguf(NAME)), str(partial)],
@@ -57,7 +58,12 @@ def converted_model() -> Path:
     if done.returncode != 0:
         tail = " | ".join(done.stderr.strip().splitlines()[-3:])
         raise UserError(f"converting SmolLM2's GGUF for transformers serve failed: {tail}")
-    partial.replace(out)
+    try:
+        partial.replace(out)
+    except OSError:  # another process put its conversion there first: the same files
+        shutil.rmtree(partial, ignore_errors=True)
+        if not (out / "config.json").is_file():
+            raise
     return out
 
 
