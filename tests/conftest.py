@@ -18,7 +18,8 @@ from settings import Settings, load_settings
 TESTS_DIR = Path(__file__).resolve().parent
 # The heaviest modules (docs/testing.md, measured), or folders of them: `make test`'s parallel run (pytest-xdist,
 # `--dist loadfile`: a module stays on one worker, so its module fixtures are made once) hands them out first, so
-# that neither worker is left with a long module at the end while the other idles.
+# that neither worker is left with a long module at the end while the other idles. `--no-loadscope-reorder` keeps
+# this order: xdist otherwise hands out the modules with the most tests first, and these have few.
 HEAVY_FIRST = (
     "real_servers/test_roles_on_real_servers.py", "tasks/test_sandbox_tasks.py", "cli/test_demo.py",
     "real_servers/", "tasks/test_labeler_sealed.py", "evaluation/runs/test_runner.py", "ecosystem/",
