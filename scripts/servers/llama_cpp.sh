@@ -8,6 +8,8 @@ source scripts/servers/lib/server_env.sh
 server_env llama_cpp
 echo "[servers] installing llama.cpp's server into $VENV (building llama.cpp takes 10-17 min the first time)"
 # Only the library the Python binding loads: not mtmd (multimodal; imported only by vision chat handlers).
+# pip, not uv: pip's wheel cache already holds the built llama.cpp on machines that ran this before (uv would build
+# it again, 10-17 min, once per machine).
 export CMAKE_ARGS="${CMAKE_ARGS:-} -DLLAVA_BUILD=OFF"
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 "$VENV/bin/python" -m pip install -q "llama-cpp-python[server]==0.3.36"

