@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from foundation.cdp import send_json
+
 Rect = tuple[float, float, float, float]  # x, y, width, height in CSS pixels
 
 # Subtrees that never help: text-run fragments and line breaks.
@@ -120,8 +122,8 @@ def capture_ax_tree(
 ) -> AXTree:
     """Read the page through `cdp` (a Playwright CDPSession) and render its tree; `states`: "compact"
     (`format_properties`) or "webarena" (`webarena_properties`)."""
-    ax_nodes = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
-    snapshot = cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": []})
+    ax_nodes = send_json(cdp, "Accessibility.getFullAXTree")["nodes"]
+    snapshot = send_json(cdp, "DOMSnapshot.captureSnapshot", {"computedStyles": []})
     document = snapshot["documents"][0]
     scroll_x = float(document.get("scrollOffsetX", 0.0))
     scroll_y = float(document.get("scrollOffsetY", 0.0))

@@ -25,6 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from evaluation.ax_tree import TreeNode
 from evaluation.set_of_marks import Mark
+from foundation.cdp import send_json
 from foundation.errors import UserError
 
 _SCRIPT = (Path(__file__).resolve().parent / "som_page.js").read_text()
@@ -57,7 +58,8 @@ def capture_som(cdp, viewport_width: int, viewport_height: int) -> SomPage:
             text = found["exceptionDetails"].get("exception", {}).get("description", "").splitlines()[:1]
             raise UserError(f"the Set-of-Marks page script failed ({' '.join(text)}); use a Chromium from 2023 on")
         array_id = found["result"]["objectId"]
-        data = cdp.send(
+        data = send_json(
+            cdp,
             "Runtime.callFunctionOn",
             {
                 "objectId": array_id,
@@ -130,7 +132,7 @@ def _content(row: dict[str, Any]) -> str:
 
 def _backend_ids(cdp, array_id: str, wanted: set[int]) -> dict[int, int]:
     """Row index -> the element's backend node id (what actions act on), for the numbered rows."""
-    properties = cdp.send("Runtime.getProperties", {"objectId": array_id, "ownProperties": True})["result"]
+    properties = send_json(cdp, "Runtime.getProperties", {"objectId": array_id, "ownProperties": True})["result"]
     ids: dict[int, int] = {}
     for prop in properties:
         name, value = prop.get("name", ""), prop.get("value") or {}
