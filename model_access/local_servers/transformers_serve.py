@@ -77,5 +77,7 @@ def transformers_server(log_dir: Path, *, port: int = 0) -> LocalServer:
         "--host", "127.0.0.1", "--port", str(port), "--device", "cpu", "--dtype", "float32",
         "--log-level", "info",
     ]  # fmt: skip
-    env = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "OMP_NUM_THREADS": "2"}
+    # Passive OpenMP waits: torch's threads would otherwise spin on cores a browser or another server needs
+    # (model_access/local_servers/llama_cpp.py has the measurement).
+    env = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "PASSIVE"}
     return LocalServer(NAME, command, port, Path(log_dir) / f"{NAME}-{port}.log", env=env, model=str(model))

@@ -54,10 +54,12 @@ def test_the_length_limit_is_obeyed_and_a_cut_reply_is_recorded(chat_server, set
 @pytest.mark.parametrize("chat_server", SERVERS, indirect=True)
 def test_a_long_prompt_within_the_context_is_answered(chat_server, settings):
     point(settings, "llm", chat_server, max_tokens=8)
-    page = PAGE_LINE * 160  # about 4,000 tokens
+    # About 2,500 tokens: past a 2,048-token context (llama-cpp-python's default n_ctx), well within the servers'
+    # 8,192. SmolLM2 reads ~100 tokens a second on 2 cores and slower the longer the prompt: 4,000 took 3x as long.
+    page = PAGE_LINE * 100
     with ModelClient(settings) as client:
         result = client.chat("llm", [user_message(page + "\nWhich product is on this page?")], stage="check")
-    assert result.prompt_tokens > 3000 and result.text.strip()
+    assert result.prompt_tokens > 2048 and result.text.strip()
 
 
 def test_llama_cpp_refuses_a_prompt_over_its_context_and_the_tool_says_why(llama_small_context, settings):
