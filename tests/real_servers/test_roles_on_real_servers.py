@@ -102,9 +102,11 @@ def _check_played_and_reported(out: Path, printed: str, max_steps: int, tasks: i
 
 def test_agentoccam_plays_a_sandbox_task_on_llama_cpp(sandbox, llama_server, embeddings, index, tmp_path):
     out = tmp_path / "agentoccam"
-    code, printed = _run(out, llama_server, embeddings, index, "--policy", "base", "--set", "agent.max_steps=2")
+    # One step: the prompt, the reply read (or asked again once) and the action on the page; AgentOccam's later
+    # steps (plans, history) are checked against the scripted server in tests/agent/test_agentoccam.py.
+    code, printed = _run(out, llama_server, embeddings, index, "--policy", "base", "--set", "agent.max_steps=1")
     assert code == 0, printed
-    _check_played_and_reported(out, printed, 2)
+    _check_played_and_reported(out, printed, 1)
 
 
 def test_the_video_policy_selects_with_readable_replies_and_plays_a_sandbox_task_on_llama_cpp(
