@@ -117,7 +117,7 @@ install_venv() {
   [ -n "$INSTALLER_UV" ] || "$VENV/bin/python" -m pip install -q --upgrade pip
   # The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
   pip_into "$VENV/bin/python" "torch==2.13.0"
-  flock .editable-install.lock bash -c 'source scripts/lib/installer.sh && pip_into "$1" -e ".[dev,scale]"' _ "$VENV/bin/python"
+  (flock 9 && pip_into "$VENV/bin/python" -e ".[dev,scale]") 9>.editable-install.lock
 }
 timed "project .venv" install_venv
 touch "$STAMP"

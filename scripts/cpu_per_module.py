@@ -16,11 +16,10 @@ import sys
 import time
 
 
-def busy_and_total_seconds() -> tuple[float, float]:
+def busy_seconds() -> float:
+    """CPU seconds the whole machine has been busy since boot (all but idle and iowait)."""
     fields = [int(value) for value in open("/proc/stat").readline().split()[1:9]]
-    ticks = os.sysconf("SC_CLK_TCK")
-    idle = fields[3] + fields[4]  # idle and iowait
-    return (sum(fields) - idle) / ticks, sum(fields) / ticks
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -30,12 +29,12 @@ def main() -> None:
     env = dict(os.environ, VIDEODEMO_REQUIRE_REAL_SERVERS="1")
     print("| module | CPU s | wall s | cores busy | result |\n| --- | ---: | ---: | ---: | --- |", flush=True)
     for module in args.modules:
-        busy_before, _ = busy_and_total_seconds()
+        busy_before = busy_seconds()
         started = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", module],
                               capture_output=True, text=True, env=env)  # fmt: skip
         wall = time.perf_counter() - started
-        busy = busy_and_total_seconds()[0] - busy_before
+        busy = busy_seconds() - busy_before
         result = (done.stdout.strip().splitlines() or ["?"])[-1]
         print(f"| `{module}` | {busy:,.0f} | {wall:,.0f} | {busy / wall:.2f} | {result} |", flush=True)
 

