@@ -12,18 +12,30 @@ class ChromiumOptions(Protocol):
     """What the launch reads (settings.schema.BrowserSettings has it); named here so the ground floor
     refers to no floor above it, not even for types."""
 
-    executable_path: str
+    launch_path: str  # the executable for this mode: the headless shell, or full Chromium when headed
     args: Sequence[str]
     headless: bool
 
 
 def launch_chromium(playwright, settings: ChromiumOptions):
     """Launch Debian's Chromium through Playwright; a missing binary is one clear line."""
-    if not Path(settings.executable_path).exists():
-        raise UserError(
-            f"Chromium not found at {settings.executable_path}; run `make test` once (it installs it), "
-            "`apt-get install chromium`, or set browser.executable_path"
-        )
+    check_chromium(settings)
     return playwright.chromium.launch(
-        executable_path=settings.executable_path, args=list(settings.args), headless=settings.headless
+        executable_path=settings.launch_path, args=list(settings.args), headless=settings.headless
     )
+
+
+def check_chromium(settings: ChromiumOptions) -> str:
+    """The executable this mode launches, or one line on how to get it."""
+    path = settings.launch_path
+    if not Path(path).exists():
+        package, setting = (
+            ("chromium-headless-shell", "browser.executable_path")
+            if settings.headless
+            else ("chromium", "browser.headed_executable_path")
+        )
+        raise UserError(
+            f"Chromium not found at {path}; run `make test` once (it installs it), "
+            f"`apt-get install {package}`, or set {setting}"
+        )
+    return path

@@ -75,10 +75,12 @@ finish() {
 
 VENV=.venv
 STAMP=$VENV/.installed
-APT_PACKAGES=(chromium ffmpeg fonts-dejavu-core fonts-liberation espeak-ng)
+# The headless shell is the browser every headless run launches (browser.executable_path); full `chromium` is
+# only for headed runs (browser.headless=false) and is not installed here.
+APT_PACKAGES=(chromium-headless-shell ffmpeg fonts-dejavu-core fonts-liberation espeak-ng)
 
 need_apt=()
-command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || need_apt+=(chromium-headless-shell)
 command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
 command -v espeak-ng >/dev/null 2>&1 || need_apt+=(espeak-ng)  # speaks narration into test videos (ASR tests)
 [ -d /usr/share/fonts/truetype/dejavu ] || need_apt+=(fonts-dejavu-core)

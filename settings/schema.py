@@ -55,8 +55,11 @@ class PathSettings:
 
 @dataclass
 class BrowserSettings:
-    # Debian's Chromium; Playwright's own browser download does not work offline.
-    executable_path: str = "/usr/bin/chromium"
+    # Debian's builds (Playwright's own download does not work offline), split the way Playwright splits its
+    # own: headless runs the old headless shell, the browser the WebArena-family runners ran (same pixels as
+    # full Chromium's headless mode at a third of its CPU: docs/benchmarks.md); headed runs the full browser.
+    executable_path: str = "/usr/bin/chromium-headless-shell"
+    headed_executable_path: str = "/usr/bin/chromium"
     # Without the networking flags Chromium floods a closed network with lookups.
     args: list[str] = field(
         default_factory=lambda: [
@@ -87,6 +90,11 @@ class BrowserSettings:
     # program_html: a fixed pause after opening each page it reads (the reference sleeps 3 s; some
     # GitLab pages render late). 0: wait for network idle, at most 3 s.
     program_html_wait_s: float = 0.0
+
+    @property
+    def launch_path(self) -> str:
+        """The executable this mode launches."""
+        return self.executable_path if self.headless else self.headed_executable_path
 
 
 @dataclass

@@ -7,23 +7,16 @@ every launch our executable and flags (foundation/browser.py's settings) unless 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from foundation.errors import UserError
+from foundation.browser import check_chromium
 from settings import Settings
 
 
 def chromium_kwargs(settings: Settings) -> dict[str, Any]:
     """BrowserGym's `pw_chromium_kwargs` for the system Chromium: the executable only, since BrowserGym refuses an
     `args` of the caller's (it passes its own); our flags join through the wrapped launch below."""
-    path = settings.browser.executable_path
-    if not Path(path).exists():
-        raise UserError(
-            f"Chromium not found at {path}; `apt-get install chromium` (make test does it) "
-            "or set browser.executable_path"
-        )
-    return {"executable_path": path}
+    return {"executable_path": check_chromium(settings.browser)}
 
 
 class _SystemChromium:
@@ -34,7 +27,7 @@ class _SystemChromium:
         self._settings = settings
 
     def launch(self, **kwargs: Any) -> Any:
-        kwargs.setdefault("executable_path", self._settings.browser.executable_path)
+        kwargs.setdefault("executable_path", self._settings.browser.launch_path)
         kwargs["args"] = list(kwargs.get("args") or []) + [
             flag for flag in self._settings.browser.args if flag not in (kwargs.get("args") or [])
         ]
