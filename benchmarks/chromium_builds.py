@@ -1,11 +1,12 @@
 """CPU and wall time of a run on Chromium's old headless shell against full Chromium in headless mode, and
-whether their pixels differ.
+whether their pixels and accessibility trees differ.
 
 The run is `videodemo run --policy stop` over the first sandbox tasks (each task: its reset, logins, start
 pages, one observation, evaluation), the same command for both builds, sites started with a private cache.
 The CPU seconds are the whole machine's busy time over the command (from /proc/stat), so Chromium's
 renderer, GPU and browser processes count: run it on an otherwise quiet machine. Then screenshots of the
-sandbox pages from both builds are compared pixel by pixel.
+sandbox pages from both builds are compared pixel by pixel, and the observation text the agent reads (element
+ids aside: Chromium numbers elements anew in every session of either build) line by line.
 
     .venv/bin/python benchmarks/chromium_builds.py [--ids 1-20]
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -28,6 +30,8 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.env_step import BenchTask  # noqa: E402
+from evaluation.environment import BrowserEnv  # noqa: E402
 from foundation.browser import launch_chromium  # noqa: E402
 from settings import load_settings  # noqa: E402
 from tasks.sandbox import server  # noqa: E402
@@ -73,6 +77,13 @@ def screenshots(settings, executable: str, urls: list[str]) -> list[np.ndarray]:
     return shots
 
 
+def trees(settings, executable: str, urls: list[str]) -> list[str]:
+    """The agent's observation text of each page, element ids blanked."""
+    settings.browser.executable_path = executable
+    with BrowserEnv(settings) as env:
+        return [re.sub(r"\[\d+\] ", "[] ", env.reset(BenchTask(url)).text) for url in urls]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ids", default="1-20", help="sandbox task ids to play (default 1-20)")
@@ -88,7 +99,8 @@ def main() -> int:
     for spec in SITES.values():
         os.environ.pop(spec.env_var, None)
     shop, forum = server.start_background(settings, ["shop", "forum"])
-    env = dict(os.environ, VIDEODEMO_CACHE=str(cache), SHOPPING=shop, REDDIT=forum)
+    os.environ["SHOPPING"], os.environ["REDDIT"] = shop, forum
+    env = dict(os.environ, VIDEODEMO_CACHE=str(cache))
     try:
         figures = {}
         for label, executable in BUILDS.items():
@@ -100,9 +112,15 @@ def main() -> int:
             print(f"| {label} | {cpu:.1f} | {wall:.1f} | {cpu / base_cpu:.2f}x | {wall / base_wall:.2f}x |")
         urls = [shop + path for path in PAGES] + [forum + "/", forum + "/forums"]
         shell, full = (screenshots(settings, executable, urls) for executable in BUILDS.values())
-        for url, a, b in zip(urls, shell, full):
+        shell_trees, full_trees = (trees(settings, executable, urls) for executable in BUILDS.values())
+        for url, a, b, tree_a, tree_b in zip(urls, shell, full, shell_trees, full_trees):
             differing = int((a != b).any(axis=2).sum()) if a.shape == b.shape else -1
-            print(f"{url}: {a.shape[1]}x{a.shape[0]} vs {b.shape[1]}x{b.shape[0]}, pixels differing: {differing}")
+            lines = sum(x != y for x, y in zip(tree_a.splitlines(), tree_b.splitlines()))
+            lines += abs(len(tree_a.splitlines()) - len(tree_b.splitlines()))
+            print(
+                f"{url}: {a.shape[1]}x{a.shape[0]} vs {b.shape[1]}x{b.shape[0]}, pixels differing: {differing}; "
+                f"tree lines {len(tree_a.splitlines())}, differing: {lines}"
+            )
     finally:
         server.stop_background(settings)
     return 0
