@@ -9,9 +9,11 @@
 A step never raises for the agent's mistakes: an unparseable reply is a no-op
 step (with `agent.observe_after_unparseable`, as the reference's no-op action: the
 pause after actions, then the page observed again), an impossible action (unknown
-id, element gone, bad key, failed load) is a failed step, each with its reason. The
-episode ends on `stop [answer]` or after `agent.max_steps` steps (`agent.early_stop:
-none`, AgentOccam's runner); with `consecutive`, also after `agent.max_parse_failures`
+id, element gone, bad key, failed load) is a failed step, each with its reason (the page
+is observed again after it, unless `observe_after_failed_action` is off: AgentOccam's
+environment keeps the observation from before a failed action). The episode ends
+on `stop [answer]` or after `agent.max_steps` steps (`agent.early_stop: none`,
+AgentOccam's runner); with `consecutive`, also after `agent.max_parse_failures`
 unparseable replies or the same action `agent.max_repeated_actions` times in a row;
 with `videowa`, by the reference runner's rules instead (`evaluation.early_stop`),
 answering "Early stop: <reason>".
@@ -94,6 +96,9 @@ class BrowserEnv:
         self.type_clears_field = False
         # A step may hold several actions, one starting each line, carried out in order (AgentOccam's ACTION).
         self.several_actions = False
+        # After an action that fails, observe the page again; off: keep the observation from before it, as
+        # AgentOccam's environment does (set by its policy, `agentoccam.observe_after_failed_action`).
+        self.observe_after_failed_action = True
         self.context = None
         self.tabs: Tabs | None = None
         self.observation: Observation | None = None
@@ -305,6 +310,8 @@ class BrowserEnv:
             ok, error = False, str(exc)
         except PlaywrightError as exc:  # the browser failed in a way no action check foresaw
             ok, error = False, f"the browser failed during `{action.kind.value}`: {str(exc).splitlines()[0]}"
+        if not ok and not self.observe_after_failed_action:
+            return ok, error  # no pause, no new observation: the next step sees the page as it was before
         unobserved = self._observe_again(timings)
         if unobserved is not None:
             ok, error = False, error or unobserved

@@ -21,20 +21,26 @@ class TaskProgress:
         self.every_s = every_s
         self.task = ""
         self.step_number = 0
+        self.waiting = ""  # what the task waits for before its first step, when it waits
         self._calls_at_start = 0
         self._last = ""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self, task_key: str) -> None:
-        self.task, self.step_number, self._calls_at_start = task_key, 0, CALLS.made
+        self.task, self.step_number, self.waiting, self._calls_at_start = task_key, 0, "", CALLS.made
         self._stop.clear()
         self._tell()
         self._thread = threading.Thread(target=self._watch, daemon=True, name="task-progress")
         self._thread.start()
 
     def step(self, number: int) -> None:
-        self.step_number = number
+        self.step_number, self.waiting = number, ""
+        self._tell()
+
+    def note(self, waiting: str) -> None:
+        """The task waits before it starts (`run.reddit_post_wait_s`): the line says so instead of "starting"."""
+        self.waiting = waiting
         self._tell()
 
     def stop(self) -> None:
@@ -47,7 +53,7 @@ class TaskProgress:
     def line(self) -> str:
         calls = CALLS.made - self._calls_at_start
         waiting = f", {CALLS.waiting} waiting on a server" if CALLS.waiting else ""
-        step = f"step {self.step_number}/{self.max_steps}" if self.step_number else "starting"
+        step = f"step {self.step_number}/{self.max_steps}" if self.step_number else (self.waiting or "starting")
         return f"{self.task}: {step}, {calls} model call(s){waiting}"
 
     def _tell(self) -> None:

@@ -99,7 +99,10 @@ _HARNESS_FIELDS = {
         "observation_format", "early_stop", "history_length", "set_of_marks", "action_parser", "som_labels",
         "observe_after_unparseable", "no_video_max_tokens", "use_screenshot",
     ),
-    "agentoccam": ("parser", "stop_answer", "states", "root_line", "observation_token_budget"),
+    "agentoccam": (
+        "parser", "stop_answer", "states", "root_line", "observation_token_budget", "characters",
+        "max_invalid_reasks", "observe_after_failed_action",
+    ),
     "video_context": ("intermediate_prompt", "intermediate_answer"),
 }
 

@@ -14,6 +14,7 @@ after the episode, evidence and report page, so its presence marks the task done
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import shutil
 import time
@@ -35,7 +36,13 @@ from evaluation.step_extras import prepare_extra
 from model_access.accounting import UsageLedger
 from model_access.retry import ContextOverflow
 from model_access.sampling import sampling_scope
+from foundation.errors import UserError
 from settings import Settings
+from settings.schema import RunSettings
+
+logger = logging.getLogger(__name__)
+# The config fields that name a task's original WebArena task (as ecosystem/browsergym/webarena_ids.py reads them).
+WEBARENA_ID_FIELDS = ("webarena_task_id", "original_task_id")
 
 
 class TaskRunner:
@@ -55,6 +62,7 @@ class TaskRunner:
         from model_access.client import ModelClient
 
         self.settings = settings
+        post_task_ranges(settings.run)  # a bad entry stops the run before its first task
         self.run_dir = Path(run_dir)
         self.concurrent = concurrent  # other workers may change the same sites meanwhile
         # The step and model calls of the task in play, for the run's progress line (evaluation/progress.py).
@@ -110,6 +118,13 @@ class TaskRunner:
             return self._finish(folder, record, evaluation, clock, {})
 
         timings: dict[str, float] = {}
+        wait_s = reddit_post_wait_s(task, self.settings.run)
+        if wait_s > 0:  # AgentOccam's runner: the forum refuses posts that follow each other too closely
+            logger.info("task %s posts on the forum: waiting %g s first (run.reddit_post_wait_s)", task.key, wait_s)
+            if self.progress is not None:
+                self.progress.note(f"waiting {wait_s:g} s before posting (run.reddit_post_wait_s)")
+            time.sleep(wait_s)
+            timings["reddit_post_wait_s"] = wait_s
         state: dict[str, Any] = {"require_reset": task.require_reset, "concurrent": self.concurrent}
         reset_failure = None
         if reset_first and task.require_reset:
@@ -265,6 +280,37 @@ def _task_fields(task: Any) -> dict[str, Any]:
         "problems": list(task.problems),
         "notes": list(getattr(task, "notes", [])),  # config oddities the task ran with, as the reference runs them
     }
+
+
+def reddit_post_wait_s(task: Any, run: RunSettings) -> float:
+    """Seconds to wait before `task`: `run.reddit_post_wait_s` for a forum posting task, else 0. A posting task is
+    on the reddit site and its WebArena id (the one its config names, else its own task_id) is in
+    `run.reddit_post_tasks`, as AgentOccam's runner picks WebArena's tasks 600-649 and 681-688."""
+    if run.reddit_post_wait_s <= 0 or "reddit" not in (task.sites or []):
+        return 0.0
+    config = task.config or {}
+    named = next((config[name] for name in WEBARENA_ID_FIELDS if config.get(name) is not None), task.task_id)
+    try:
+        webarena_id = int(named)
+    except (TypeError, ValueError):
+        return 0.0
+    if any(first <= webarena_id <= last for first, last in post_task_ranges(run)):
+        return float(run.reddit_post_wait_s)
+    return 0.0
+
+
+def post_task_ranges(run: RunSettings) -> list[tuple[int, int]]:
+    """`run.reddit_post_tasks` as (first, last) id ranges; UserError for an entry that is neither `N` nor `N-M`."""
+    ranges = []
+    for entry in run.reddit_post_tasks:
+        first, _, last = str(entry).partition("-")
+        try:
+            ranges.append((int(first), int(last or first)))
+        except ValueError:
+            raise UserError(
+                f"run.reddit_post_tasks holds {entry!r}; use WebArena task ids and ranges such as '600-649'"
+            ) from None
+    return ranges
 
 
 def apply_policy_step(env: Any, step: Any) -> None:

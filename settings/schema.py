@@ -449,7 +449,8 @@ class AgentSettings:
     # checkout (agent/prompts/jsons/p_som_cot_id_actree_3s*.json), read at run time; "" = our prompt.
     videowa_prompt_file: str = ""
     # The policy role's max_tokens for a policy that shows no video (`--policy base|react|agentoccam`,
-    # `--no-videos`); 0: models.policy.max_tokens. VideoWA's no-video Set-of-Marks scripts keep run.py's 384.
+    # `--no-videos`); 0: models.policy.max_tokens. `--harness videowa`: 384, run.py's default, which the
+    # Set-of-Marks scripts VideoWA carries over from VisualWebArena (scripts/run_*_som.sh) keep by passing none.
     no_video_max_tokens: int = 0
     # Videos of a task the agent may draw on, in the task's order; 0 = all (paper Table 3 compares 1 with all).
     videos_per_task: int = 0
@@ -512,6 +513,13 @@ class RunSettings:
     # Keep each episode's requests as a Playwright trace (tasks/<task>/network_trace.zip): WebArena-Verified's
     # network checks read it (`videodemo verified-scores`, docs/ecosystem.md).
     record_network: bool = False
+    # Seconds to wait before each task that posts on the forum (0: none). AgentOccam's runner sleeps 30 minutes
+    # (1,800 s) before each of them, as the forum refuses a user's posts that come too close together
+    # (eval_webarena.py; `--harness agentoccam`). Which tasks: those on the reddit site whose WebArena id (the
+    # config's webarena_task_id or original_task_id, else its task_id) is in `reddit_post_tasks`.
+    reddit_post_wait_s: float = 0.0
+    # WebArena's forum posting tasks as AgentOccam lists them: ids and "first-last" ranges.
+    reddit_post_tasks: list[str] = field(default_factory=lambda: ["600-649", "681-688"])
 
 
 @dataclass
@@ -550,6 +558,10 @@ class AgentOccamSettings:
     # Element states: "original" (every state Chrome reports but AgentOccam's unwanted ones, false ones too,
     # no field value: `[required: False]`) or "compact" (ours: true flags, checked/expanded, and a field's value).
     states: str = "original"
+    # Characters kept in element names: "readable" (ours: all but icon glyphs, private-use and control
+    # characters, so prices keep `$` and `€`) or "original" (AgentOccam's obs_opt.py: letters, digits, `_`,
+    # spaces and , . ! ? ; : - ' " ( ) & / ’ @ only, so `$5.00` reads `5.00`; `--harness agentoccam`).
+    characters: str = "readable"
     # Hide leaves identical to the sibling next to them, as AgentOccam does (both of a pair).
     drop_identical_neighbours: bool = True
     # Page actions offered, from click, type, go_back, go_home, note, stop, scroll (AgentOccam's own list);
@@ -564,8 +576,12 @@ class AgentOccamSettings:
     planning_takes_step: bool = True
     max_planning_in_a_row: int = 3
     # A reply with an invalid command (unknown, bad syntax, an id not on the page, a repeated note) is
-    # asked again at once with a warning, without a step; after this many the step fails (AgentOccam: no bound).
+    # asked again at once with a warning, without a step; after this many the step fails. 0: no bound, as
+    # AgentOccam (`--harness agentoccam`); a warning is logged at 10, 100, 1,000... re-asks of one step.
     max_invalid_reasks: int = 10
+    # After a page action fails (an element gone, a load refused): observe the page again (ours), or keep the
+    # observation from before it, as AgentOccam's environment does (env.py; `--harness agentoccam`: false).
+    observe_after_failed_action: bool = True
     # Hold each policy reply to a grammar of the output format's sections, one offered command and the
     # page's ids (agent/base/agentoccam/reply_grammar.py); off: free text, as AgentOccam sends.
     reply_grammar: bool = False

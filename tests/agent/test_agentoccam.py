@@ -11,11 +11,14 @@
   a browser dialog's message reaches the prompt;
 - `videodemo run --policy agentoccam` on a sandbox task: planning commands, then the
   answer, scored 1; temperature is not sent, reasoning_effort "low" is;
-- the method (`--policy video`) on top of AgentOccam shows its demonstration in the same prompt.
+- the method (`--policy video`) on top of AgentOccam shows its demonstration in the same prompt;
+- AgentOccam's behaviours that are settings (`--harness agentoccam` sets them): names cleaned of `$` and `€`,
+  re-asks without a bound (a warning at the 10th), the observation kept after a failed action.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from dataclasses import replace
@@ -510,9 +513,10 @@ def _page_observation():
     return Observation(f"Tab 0 (current): Shop\n\n{tree}", url, tabs, None, {}, (1280, 720), (0, 0))
 
 
-def _act(test_settings, replies: list[str], **options) -> tuple[list, list]:
-    """The policy's steps for `replies` on `_page_observation()` (one act per step until the replies run out),
-    and the requests; `options` set agentoccam settings."""
+def _act(test_settings, replies: list[str], page=None, **options) -> tuple[list, list]:
+    """The policy's steps for `replies` on `page` (default `_page_observation()`; one act per step until the
+    replies run out), and the requests; `options` set agentoccam settings."""
+    page = page or _page_observation()
     with ScriptedServer({"name": "policy", "replies": replies}) as server:
         settings = _settings(test_settings, server)
         for name, value in options.items():
@@ -522,7 +526,7 @@ def _act(test_settings, replies: list[str], **options) -> tuple[list, list]:
         try:
             policy.reset(_task(1))
             while len(server.requests("/chat/completions")) < len(replies):
-                taken.append(policy.act(_page_observation()))
+                taken.append(policy.act(page))
         finally:
             policy.close()
         return taken, server.requests("/chat/completions"), policy
@@ -650,3 +654,98 @@ def test_with_reply_grammar_each_policy_call_holds_the_sections_and_only_the_pag
     assert rules["root"].index('"REASON:\\n"') < rules["root"].index('"ACTION:\\n" command')
     assert '"click [" id "]"' in rules["command"] and '"go_back"' in rules["command"]
     assert not step.error
+
+
+def test_prices_keep_their_currency_unless_characters_is_original(test_settings) -> None:
+    """`agentoccam.characters`: ours ("readable") keeps `$` and `€`; "original" (`--harness agentoccam`) drops
+    every character AgentOccam's cleaner drops (obs_opt.py remove_unwanted_characters), currency signs included."""
+    from evaluation.observation import Observation, TabInfo
+
+    tree = (
+        "[1] RootWebArea 'Shop'\n\t[2] link 'Green tea $6.00'\n\t[3] link 'Kaffee 4,50 €'\n"
+        "\t[4] link '50% off + #1 pick *new* \u2605 Tom\u2019s (C&A) a@b.c/d'"
+    )
+    url = "http://shop.test/"
+    page = Observation(f"Tab 0 (current): Shop\n\n{tree}", url, [TabInfo(0, "Shop", url, True)], None, {},
+                       (1280, 720), (0, 0))  # fmt: skip
+
+    def shown(**options) -> str:
+        _, requests, _ = _act(test_settings, [occam("stop [N/A]")], page=page, **options)
+        return _user_text(requests[0]["body"]).split("CURRENT OBSERVATION:\n")[1]
+
+    ours, original = shown(), shown(characters="original")
+    assert "link [2] 'Green tea $6.00'" in ours and "link [3] 'Kaffee 4,50 €'" in ours
+    assert "link [2] 'Green tea 6.00'" in original and "link [3] 'Kaffee 4,50'" in original
+    assert "$" not in original and "€" not in original
+    assert "link [4] '50 off 1 pick new Tom\u2019s (C&A) a@b.c/d'" in original  # AgentOccam's kept punctuation
+    assert "50% off + #1 pick *new* Tom" in ours  # ours drops the star glyph only
+
+
+def test_with_no_bound_an_invalid_reply_is_asked_again_past_ten_and_a_warning_says_so(test_settings, caplog) -> None:
+    """`agentoccam.max_invalid_reasks: 0` (`--harness agentoccam`): asked again until a reply is valid, as
+    AgentOccam does; the 10th re-ask of a step logs a warning. Ours (10) fails the step at the 11th reply."""
+    replies = [occam("click [77]")] * 12 + [occam("click [2]")]
+    with caplog.at_level(logging.WARNING, logger="agent.base.agentoccam.agent"):
+        taken, requests, _ = _act(test_settings, replies, max_invalid_reasks=0)
+    assert len(taken) == 1 and len(requests) == 13  # one step: twelve refused replies, then the valid one
+    assert taken[0].reply == "```\nclick [2]\n```" and not taken[0].error
+    assert len(taken[0].info["model_replies"]) == 13
+    warnings = [r.getMessage() for r in caplog.records if "invalid replies in a row" in r.getMessage()]
+    assert len(warnings) == 1 and "10 invalid replies in a row" in warnings[0] and "no bound" in warnings[0]
+    taken, _, _ = _act(test_settings, replies, max_invalid_reasks=10)
+    assert taken[0].error and "(11 replies; agentoccam.max_invalid_reasks)" in taken[0].error
+    settings = _settings(test_settings, SimpleNamespace(base_url="http://127.0.0.1:9"))
+    settings.agentoccam.max_invalid_reasks = -1
+    with pytest.raises(UserError, match="agentoccam.max_invalid_reasks is -1; use 0 \\(no bound\\) or more"):
+        AgentOccamAgent(settings)
+
+
+# The page changes on its own after it was observed: the grocery link goes, a heading comes.
+_CHANGE_PAGE = """() => {
+    for (const a of [...document.querySelectorAll('a')])
+        if (a.textContent.trim() === 'Grocery & Gourmet Food') a.remove();
+    const heading = document.createElement('h1');
+    heading.textContent = 'Changed after the observation';
+    document.body.prepend(heading);
+}"""
+
+
+def test_after_a_failed_action_the_original_keeps_the_previous_observation(sandbox, test_settings) -> None:
+    """`agentoccam.observe_after_failed_action`: ours observes the page again after a click that fails; off
+    (`--harness agentoccam`, as AgentOccam's env.py) the next prompt shows the page from before the click."""
+    seen: dict[bool, tuple] = {}
+    with ScriptedServer({"name": "policy", "replies": []}) as server:  # the server keeps its place: add to it
+        settings = _settings(test_settings, server)
+        env = BrowserEnv(settings)
+        try:
+            for observe in (True, False):
+                settings.agentoccam.observe_after_failed_action = observe
+                policy = AgentOccamAgent(settings)
+                try:
+                    policy.attach_environment(env)
+                    policy.reset(_task(1))
+                    env.reset(_task(1))
+                    link = next(
+                        n for n in env.observation.nodes.values()
+                        if n.role == "link" and n.name.strip() == "Grocery & Gourmet Food"
+                    )  # fmt: skip
+                    env.page.evaluate(_CHANGE_PAGE)
+                    replies = [occam(f"click [{link.node_id}]"), occam("stop [N/A]")]
+                    server.script.replies.extend(load_script({"name": "policy", "replies": replies}).replies)
+                    _play_step(policy, env)
+                    _play_step(policy, env)
+                finally:
+                    policy.close()
+                bodies = [entry["body"] for entry in server.requests("/chat/completions")][-2:]
+                pages = [_user_text(body).split("CURRENT OBSERVATION:\n")[1] for body in bodies]
+                seen[observe] = (env.record.steps[0], pages, link.node_id)
+        finally:
+            env.close()
+    for observe, (failed, _, node_id) in seen.items():
+        assert not failed.ok and "'Grocery & Gourmet Food')" in failed.error, (observe, failed.error)
+    _, (before, after), node_id = seen[True]  # ours: the page seen again, changed
+    assert "Changed after the observation" in after and "Changed after the observation" not in before
+    assert f"link [{node_id}] 'Grocery & Gourmet Food'" in before and "'Grocery & Gourmet Food'" not in after
+    _, (before, after), node_id = seen[False]  # AgentOccam's: the same page as before the click
+    assert after == before and "Changed after the observation" not in after
+    assert f"link [{node_id}] 'Grocery & Gourmet Food'" in after

@@ -44,8 +44,19 @@ def test_the_agentoccam_preset_has_its_own_decoding_and_viewport(capsys) -> None
     assert (occam["browser"]["viewport_width"], occam["browser"]["viewport_height"]) == (1920, 1080)
     assert occam["agent"]["early_stop"] == "none" and occam["agent"]["max_steps"] == 20
     assert occam["agent"]["use_screenshot"] is False  # its actor reads the text alone
+    # Its cleaner, re-asks, failed actions and forum waits (obs_opt.py, AgentOccam.py, env.py, eval_webarena.py).
+    options = occam["agentoccam"]
+    assert (options["characters"], options["max_invalid_reasks"], options["observe_after_failed_action"]) == (
+        "original", 0, False
+    )
+    assert occam["run"]["reddit_post_wait_s"] == 1800 and occam["run"]["reddit_post_tasks"] == ["600-649", "681-688"]
     _, method = _show(capsys, "--harness", "method")
     assert method["models"]["policy"]["temperature"] is None  # the method's gpt-5-mini: its default
+    options = method["agentoccam"]  # ours: currency kept, at most 10 re-asks, the page observed again; no wait
+    assert (options["characters"], options["max_invalid_reasks"], options["observe_after_failed_action"]) == (
+        "readable", 10, True
+    )
+    assert method["run"]["reddit_post_wait_s"] == 0
     assert (method["browser"]["viewport_width"], method["agent"]["early_stop"]) == (1280, "none")
 
 

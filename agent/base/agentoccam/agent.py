@@ -29,6 +29,7 @@ description of the page, never the full past observation.
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -53,6 +54,8 @@ from model_access.replies import ReplyParseError, extract_code_block, strip_thin
 from model_access.structured_output import grammar_fields
 from settings import Settings
 from tasks.placeholders import PlaceholderValues
+
+logger = logging.getLogger(__name__)
 
 POLICY_STAGE = "policy"
 INTERMEDIATE_STAGE = "intermediate"
@@ -109,6 +112,10 @@ class AgentOccamAgent(ModelPolicy):
             value = getattr(self.options, name)
             if value not in allowed:
                 raise UserError(f"agentoccam.{name} is {value!r}; use one of {', '.join(allowed)}")
+        if self.options.max_invalid_reasks < 0:
+            raise UserError(
+                f"agentoccam.max_invalid_reasks is {self.options.max_invalid_reasks}; use 0 (no bound) or more"
+            )
         self.reset(None)
 
     # ---- the Policy protocol (the rest in ModelPolicy) ----
@@ -125,6 +132,8 @@ class AgentOccamAgent(ModelPolicy):
             env.type_clears_field = self.options.type_clears_field
         if hasattr(env, "several_actions"):
             env.several_actions = True  # every page command of an ACTION runs, in order, in one step
+        if hasattr(env, "observe_after_failed_action"):  # AgentOccam keeps the observation from before it
+            env.observe_after_failed_action = self.options.observe_after_failed_action
 
     def reset(self, task: Any) -> None:
         self.task = task
@@ -186,9 +195,12 @@ class AgentOccamAgent(ModelPolicy):
                 return self._step(replies, sections, planning, images, error=reason)
 
     def _ask(self, observation: Observation, demonstration: PromptMaterial | None, replies: list[str]) -> _Asked:
-        """One reply with valid commands, re-asking at once (with a warning) while a command is invalid."""
+        """One reply with valid commands, re-asking at once (with a warning) while a command is invalid; at most
+        `max_invalid_reasks` times, or with no bound when it is 0 (as AgentOccam), logging a warning at 10, 100..."""
         warning = ""
         reasks = 0
+        bound = self.options.max_invalid_reasks
+        next_notice = 10
         while True:
             messages = self.messages(observation, demonstration, warning)
             images = count_images(messages)
@@ -207,9 +219,16 @@ class AgentOccamAgent(ModelPolicy):
                 problem = f"the note {self.last_note!r} repeats the last one"
                 warning = render("repeated_note_warning", note=self.last_note)
             reasks += 1
-            if reasks > self.options.max_invalid_reasks:
+            if bound and reasks > bound:
                 error = f"{problem} ({reasks} replies; agentoccam.max_invalid_reasks)"
                 return _Asked(sections, images, None, error=error)
+            if not bound and reasks == next_notice:  # unbounded, as AgentOccam: never silently
+                next_notice *= 10
+                logger.warning(
+                    "task %s, step %d: %d invalid replies in a row, asking again (agentoccam.max_invalid_reasks "
+                    "is 0: no bound); the last: %s",
+                    getattr(self.task, "key", "?"), len(self.interactions) + 1, reasks, problem,
+                )
 
     def _read(self, action_text: str) -> _Reading:
         """What an ACTION asks for, read as `agentoccam.parser` says; ActionParseError when it is invalid."""
@@ -321,6 +340,7 @@ class AgentOccamAgent(ModelPolicy):
             options.drop_identical_neighbours,
             options.root_line,
             options.states,
+            options.characters,
         )
 
     def messages(
@@ -528,6 +548,7 @@ _CHOICES = {
     "parser": ("original", "strict"),
     "stop_answer": ("original", "bracketed"),
     "states": ("original", "compact"),
+    "characters": ("original", "readable"),
 }
 
 

@@ -22,7 +22,10 @@ AgentOccam's pruning does (its `obs_opt.prune_tree`), in our code:
 - shows states as AgentOccam does (`states="original"`: every state the environment's
   WebArena-style tree reports, false ones too, `[required: False]`, no field value) or ours
   (`"compact"`: the environment's own short list, with a field's value);
-- keeps the first `max_lines` lines (AgentOccam: 1,000) within `token_budget` tokens.
+- keeps the first `max_lines` lines (AgentOccam: 1,000) within `token_budget` tokens;
+- cleans names (`characters`): "readable" (ours) drops icon glyphs and private-use characters only,
+  "original" keeps only what AgentOccam's cleaner keeps (letters, digits, spaces, a little punctuation),
+  so a price loses its currency sign.
 
     page = refine_tree(observation.tree_text, max_lines=1000, token_budget=12000)
     page.text          # what the prompt shows
@@ -135,8 +138,9 @@ def refine_tree(
     drop_identical_neighbours: bool = True,
     root_line: bool = True,
     states: str = "original",
+    characters: str = "readable",
 ) -> RefinedPage:
-    roots = _parse(tree_text, states)
+    roots = _parse(tree_text, states, characters)
     for root in roots:
         _refine(root, drop_identical_neighbours)
     lines: list[str] = []
@@ -174,7 +178,7 @@ def _cut(lines: list[str], max_lines: int, token_budget: int | None) -> tuple[st
 # ---- parsing the environment's tree text ----
 
 
-def _parse(tree_text: str, states: str = "compact") -> list[_Node]:
+def _parse(tree_text: str, states: str = "compact", characters: str = "readable") -> list[_Node]:
     roots: list[_Node] = []
     stack: list[tuple[int, _Node]] = []
     for raw in tree_text.splitlines():
@@ -186,7 +190,9 @@ def _parse(tree_text: str, states: str = "compact") -> list[_Node]:
             node = _Node("", "text", raw.strip(), [])
         else:
             node_id, role, quoted, rest = match.groups()
-            node = _Node(node_id, role, _clean(ast.literal_eval(quoted)), _properties(rest, states))
+            name = ast.literal_eval(quoted)
+            name = _clean_original(name) if characters == "original" else _clean(name)
+            node = _Node(node_id, role, name, _properties(rest, states))
         while stack and stack[-1][0] >= depth:
             stack.pop()
         if stack:
@@ -219,6 +225,16 @@ def _unquoted(value: str) -> str:
 def _clean(name: str) -> str:
     """Icon-font glyphs and private-use characters say nothing to a model; runs of spaces neither."""
     kept = "".join(ch for ch in name if unicodedata.category(ch) not in ("Co", "So", "Cn", "Cc"))
+    return " ".join(kept.split())
+
+
+# Besides letters, digits, `_` and spaces, the only characters AgentOccam's cleaner leaves in a name.
+_ORIGINAL_PUNCTUATION = frozenset(",.!?;:-'\"()&/\u2019@")
+
+
+def _clean_original(name: str) -> str:
+    """AgentOccam's cleaning: every other character goes (`$`, `€`, `%`, `+`, `#`, `*`, brackets, glyphs)."""
+    kept = "".join(ch for ch in name if ch.isalnum() or ch == "_" or ch.isspace() or ch in _ORIGINAL_PUNCTUATION)
     return " ".join(kept.split())
 
 
