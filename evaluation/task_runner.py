@@ -33,10 +33,10 @@ from evaluation.run_records import (
 )  # fmt: skip
 from evaluation.site_state import reset_sites, site_counts
 from evaluation.step_extras import prepare_extra
+from foundation.errors import UserError
 from model_access.accounting import UsageLedger
 from model_access.retry import ContextOverflow
 from model_access.sampling import sampling_scope
-from foundation.errors import UserError
 from settings import Settings
 from settings.schema import RunSettings
 
