@@ -11,6 +11,8 @@ A step the policy could not turn into an action, or a memory-only step (AgentOcc
 A policy that reaches for the environment (`attach_environment`: the scripted one looks at the whole page, AgentOccam
 sets the observation options and sends several actions per step) gets `PageView`, which renders the same BrowserGym
 observation with those options and carries the flags; several actions become one BrowserGym multi-action step.
+Each step's AgentInfo also carries what the policy asked its models in that step, for AgentLab's XRay and result
+tables: `chat_messages` (the messages sent and the replies) and `stats` (tokens, calls, dollars; model_calls.py).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from tasks.loading import SANDBOX_CONFIGS_DIR, Task, load_tasks, task_from_confi
 from tasks.placeholders import PlaceholderValues
 
 from ecosystem.browsergym.actions import ACTION_SUBSETS, to_browsergym
+from ecosystem.browsergym.model_calls import StepModelCalls
 from ecosystem.browsergym.observation import BridgedObservation, from_browsergym
 from ecosystem.browsergym.sandbox_task import bridge_settings
 
@@ -59,6 +62,7 @@ class PolicyAgent(Agent):
         self.view = PageView(ObservationOptions.from_settings(self.settings.agent))
         if hasattr(self.policy, "attach_environment"):
             self.policy.attach_environment(self.view)
+        self.model_calls = StepModelCalls(self.policy, self.settings)
 
     def obs_preprocessor(self, obs: dict) -> dict:
         """BrowserGym's observation with ours added under `videodemo`; the raw DOM is dropped (AgentLab keeps every
@@ -69,13 +73,16 @@ class PolicyAgent(Agent):
 
     def get_action(self, obs: dict) -> tuple[str, StepInfo]:
         self.view.show(obs, obs["videodemo"] if "videodemo" in obs else from_browsergym(obs, self.view.options))
+        self.model_calls.start()  # a new episode's reset may ask a model too: that is this step's
         # A new episode: BrowserGym's reset leaves no last action (and a new goal, for agents reused across tasks).
         if not obs.get("last_action") or obs["goal"] != self.goal:
             self.goal = obs["goal"]
             self.policy.reset(self.task_for(obs["goal"], obs["url"]))
         step = self.policy.act(self.view.current.observation)
         bridged = self.view.current  # the policy may have looked at the whole page meanwhile
-        info = StepInfo(think=step.reply, extra_info={"policy": _plain(step.info)}, stats={})
+        chat_messages, stats, calls = self.model_calls.finish()
+        info = StepInfo(think=step.reply, chat_messages=chat_messages, stats=stats,
+                        extra_info={"policy": _plain(step.info), "model_calls": calls})  # fmt: skip
         if step.error or step.memory_only:
             info.extra_info["not_acted"] = step.error or "memory-only step"
             return "noop()", info

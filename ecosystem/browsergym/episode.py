@@ -6,7 +6,9 @@
 Every task is played with every policy named (comma-separated), in that order, in one process.
 
 Run with the BrowserGym environment's Python (scripts/servers/browsergym.sh). The episode ends when the task says so
-(the agent's answer was scored) or after agent.max_steps steps.
+(the agent's answer was scored) or after agent.max_steps steps. Each step's `agent_info` is summed up under
+`steps_info`: its stats, its chat messages as text (with the number of images each carried) and the tokens
+BrowserGym's own loop would count in them (`n_token_agent_messages`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import sys
 
 import gymnasium as gym
+from browsergym.experiments.utils import count_messages_token
 
 from foundation.errors import print_json_or_error
 
@@ -32,11 +35,12 @@ def play(name: str, policy: str, config: str | None, overrides: tuple[str, ...],
     )  # fmt: skip
     try:
         obs, info = env.reset(seed=0)
-        reward, done, actions, errors = 0.0, False, [], []
+        reward, done, actions, errors, steps_info = 0.0, False, [], [], []
         for _ in range(settings.agent.max_steps):
-            action, _ = agent.get_action(agent.obs_preprocessor(obs))
+            action, agent_info = agent.get_action(agent.obs_preprocessor(obs))
             obs, reward, terminated, truncated, info = env.step(action)
             actions.append(action)
+            steps_info.append(_step_info(agent_info))
             if obs.get("last_action_error"):
                 errors.append(obs["last_action_error"].splitlines()[0])
             if terminated or truncated:
@@ -45,10 +49,18 @@ def play(name: str, policy: str, config: str | None, overrides: tuple[str, ...],
         task_info = info.get("task_info", {})
         return {"task": name, "policy": policy, "reward": float(reward), "done": done, "steps": len(actions),
                 "actions": actions, "action_errors": errors, "answer": task_info.get("answer"),
-                "status": (task_info.get("evaluation") or {}).get("status")}  # fmt: skip
+                "status": (task_info.get("evaluation") or {}).get("status"), "steps_info": steps_info}  # fmt: skip
     finally:
         env.close()
         agent.close()
+
+
+def _step_info(agent_info) -> dict:
+    chat = [{"role": message["role"], "images": sum(part["type"] == "image" for part in message["content"]),
+             "text": "\n".join(part["text"] for part in message["content"] if part["type"] == "text")}
+            for message in agent_info.chat_messages]  # fmt: skip
+    return {"stats": agent_info.stats, "chat": chat, "model_calls": agent_info.extra_info["model_calls"],
+            "n_token_agent_messages": count_messages_token(agent_info.chat_messages)}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

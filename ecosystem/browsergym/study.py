@@ -1,5 +1,7 @@
 """An AgentLab study of bridged tasks with one of our policies, run by AgentLab's own runner; the results are then
-read back with AgentLab's result reader (`inspect_results.load_result_df`) and printed as one JSON line.
+read back with AgentLab's result reader (`inspect_results.load_result_df`) and printed as one JSON line: per task its
+reward, steps, error, the episode's model usage as AgentLab's table has it (`stats.cum_<key>` for each key of
+model_calls.STAT_KEYS) and the number of chat messages each step's agent_info keeps (None: it keeps none).
 
     python -m ecosystem.browsergym.study videodemo.shop.1 videodemo.forum.37 --policy video --out results/ \\
         --set agent.index_dir=cache/index --set models.policy.base_url=http://gpu:8000/v1
@@ -22,6 +24,7 @@ from pathlib import Path
 from foundation.errors import print_json_or_error
 
 from ecosystem.browsergym.agent import PolicyAgentArgs
+from ecosystem.browsergym.model_calls import STAT_KEYS
 from ecosystem.browsergym.registry import sandbox_benchmark
 
 
@@ -40,11 +43,29 @@ def run_study(
     results = inspect_results.load_result_df(study.dir, progress_fn=None).reset_index()
     rows = [
         {"task_name": row["env.task_name"], "cum_reward": float(row["cum_reward"]), "n_steps": int(row["n_steps"]),
-         "err_msg": row.get("err_msg") if isinstance(row.get("err_msg"), str) else None}
+         "err_msg": row.get("err_msg") if isinstance(row.get("err_msg"), str) else None,
+         "stats": {key: _number(row.get(f"stats.cum_{key}")) for key in STAT_KEYS},
+         "chat_messages": [_count(step.agent_info.get("chat_messages")) for step in _acted(row["exp_dir"])]}
         for _, row in results.iterrows()
     ]  # fmt: skip
     rows.sort(key=lambda row: row["task_name"])
     return {"study_dir": str(study.dir), "agent": agent.agent_name, "results": rows}
+
+
+def _acted(exp_dir) -> list:
+    """The steps of an experiment where the agent acted (AgentLab keeps one more, the last page, with no agent_info)."""
+    from agentlab.experiments.loop import get_exp_result
+
+    return [step for step in get_exp_result(exp_dir).steps_info if step.action is not None]
+
+
+def _number(value):
+    """A table cell as JSON: NaN (no such column, or unknown) as None."""
+    return None if value is None or value != value else float(value)
+
+
+def _count(messages) -> int | None:
+    return None if messages is None else len(messages)
 
 
 def main(argv: list[str] | None = None) -> int:
