@@ -28,11 +28,14 @@ from evaluation.intermediate import intermediate_details
 from evaluation.judge import Judge
 from evaluation.page_image import Vqa, page_image_details
 from evaluation.program_html import (
+    CONTENT_KEYS,
+    EntryResult,
     check_entries,
-    check_required_contents,
+    judge_entry,
     json_safe,
     program_html_details,
 )
+from evaluation.reference_quirks import EMPTY_PROGRAM_HTML
 from evaluation.site_helpers.rest import SiteHelperError
 from evaluation.string_match import Check, string_match_details
 from evaluation.text import split_alternatives
@@ -50,17 +53,26 @@ class Verdict:
     status: str
     message: str = ""
     details: list[dict[str, Any]] = field(default_factory=list)  # per check / per entry
+    # The reference quirks that decided this verdict (evaluation.reference_quirks), and its status without them.
+    quirks: list[str] = field(default_factory=list)
+    without_quirks: str = ""
 
     @property
     def score(self) -> float | None:
         return {PASSED: 1.0, FAILED: 0.0}.get(self.status)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"eval_type": self.eval_type, "status": self.status, "message": self.message, "details": self.details}
+        data = {"eval_type": self.eval_type, "status": self.status, "message": self.message, "details": self.details}
+        if self.quirks:
+            data.update(quirks=self.quirks, without_quirks=self.without_quirks)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Verdict:
-        return cls(data["eval_type"], data["status"], data.get("message", ""), list(data.get("details", [])))
+        return cls(
+            data["eval_type"], data["status"], data.get("message", ""), list(data.get("details", [])),
+            list(data.get("quirks", [])), data.get("without_quirks", ""),
+        )  # fmt: skip
 
 
 def combined_status(verdicts: list[Verdict]) -> str:
@@ -95,14 +107,22 @@ class TaskEvaluation:
     def intermediate_score(self) -> float | None:
         return self.intermediate.score if self.intermediate else None
 
+    @property
+    def quirks(self) -> list[str]:
+        """The reference quirks that decided any verdict of the task."""
+        return sorted({name for verdict in self.verdicts for name in verdict.quirks})
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "status": self.status,
             "score": self.score,
             "verdicts": [verdict.to_dict() for verdict in self.verdicts],
             "intermediate": self.intermediate.to_dict() if self.intermediate else None,
             "intermediate_score": self.intermediate_score,
         }
+        if self.quirks:
+            data["quirks"] = self.quirks
+        return data
 
 
 def _checks(checks: list[Check]) -> list[dict[str, Any]]:
@@ -171,12 +191,14 @@ def evaluate_task(
     navigation_timeout_ms: int = 30000,
     reference_dir: Path | None = None,
     program_html_wait_ms: int = 0,
+    quirks: frozenset[str] = frozenset(),
 ) -> TaskEvaluation:
     """Every evaluator the task's `eval` block lists, plus the intermediate score for factual tasks.
 
     `env_or_page`: the BrowserEnv after the episode (its current tab is read) or a page; None when
     no browser is at hand (program_html and page_image_query are then errors). `base_url(site)`
     gives a site's address to helpers (default: the environment variables / sandbox defaults).
+    `quirks`: the reference quirks on (`evaluation.reference_quirks`; evaluation/reference_quirks.py).
     """
     config = task.config if hasattr(task, "config") else task
     intent = config.get("intent", "") if isinstance(config, dict) else ""
@@ -196,7 +218,7 @@ def evaluate_task(
             verdicts.append(url_match_verdict(block, final_url))
         elif eval_type == "program_html":
             verdict, contents = _program_html(
-                block, page, final_url, base_url, intent, judge, navigation_timeout_ms, program_html_wait_ms
+                block, page, final_url, base_url, intent, judge, navigation_timeout_ms, program_html_wait_ms, quirks
             )
             verdicts.append(verdict)
             evidence["program_html"] = contents
@@ -233,24 +255,44 @@ def _program_html(
     judge: Judge | None,
     timeout_ms: int,
     fixed_wait_ms: int = 0,
+    quirks: frozenset[str] = frozenset(),
 ) -> tuple[Verdict, list[dict[str, Any]]]:
     contents: list[dict[str, Any]] = []
 
     def work() -> Verdict:
         entries = block.get("program_html")
+        if (free := _empty_list_pass(entries, quirks)) is not None:
+            return free
         check_entries(entries)
         if page is None:
             return Verdict("program_html", ERROR, "program_html reads the live site, and no browser page was given")
         results = program_html_details(
             entries, page, final_url=final_url, base_url=base_url, intent=intent, judge=judge,
-            navigation_timeout_ms=timeout_ms, fixed_wait_ms=fixed_wait_ms,
+            navigation_timeout_ms=timeout_ms, fixed_wait_ms=fixed_wait_ms, quirks=quirks,
         )  # fmt: skip
         for result, entry in zip(results, entries):
             contents.append(_entry_evidence(entry, result.visited_url, result.content))
-        status = PASSED if all(result.passed for result in results) else FAILED
-        return Verdict("program_html", status, details=[result.to_dict() for result in results])
+        return _program_html_verdict(results, [result.to_dict() for result in results])
 
     return _run("program_html", work), contents
+
+
+def _empty_list_pass(entries: Any, quirks: frozenset[str]) -> Verdict | None:
+    """The reference's pass for an empty entry list, when that quirk is on (else None: the list is checked)."""
+    if EMPTY_PROGRAM_HTML not in quirks or entries != []:
+        return None
+    message = f"reference quirk {EMPTY_PROGRAM_HTML}: no entries to check, which the reference scores 1.0"
+    return Verdict("program_html", PASSED, message, quirks=[EMPTY_PROGRAM_HTML], without_quirks=CONFIG_ERROR)
+
+
+def _program_html_verdict(results: list[EntryResult], details: list[dict[str, Any]], message: str = "") -> Verdict:
+    """All entries must pass; an entry a quirk decided names it, with the status the entries give without it."""
+    status = PASSED if all(result.passed for result in results) else FAILED
+    quirks = sorted({result.quirk for result in results if result.quirk})
+    if not quirks:
+        return Verdict("program_html", status, message, details)
+    own = all(result.without_quirk_passed if result.quirk else result.passed for result in results)
+    return Verdict("program_html", status, message, details, quirks, PASSED if own else FAILED)
 
 
 def _entry_evidence(entry: dict, visited_url: str, content: Any) -> dict[str, Any]:
@@ -309,7 +351,11 @@ def intermediate_verdict(config: Any, answer: str | None, judge: Judge | None) -
 
 
 def rescore_from_evidence(
-    task: Any, evidence: dict[str, Any], previous: list[Verdict], judge: Judge | None = None
+    task: Any,
+    evidence: dict[str, Any],
+    previous: list[Verdict],
+    judge: Judge | None = None,
+    quirks: frozenset[str] = frozenset(),
 ) -> TaskEvaluation:
     """Judge a finished task again from what was saved: string_match and url_match fully,
     program_html from the contents read then (when the entries still ask for the same pages),
@@ -328,7 +374,9 @@ def rescore_from_evidence(
         elif eval_type == "url_match":
             verdicts.append(url_match_verdict(block, final_url))
         elif eval_type == "program_html":
-            verdicts.append(_program_html_from_evidence(block, evidence, earlier.get(eval_type), config, judge))
+            verdicts.append(
+                _program_html_from_evidence(block, evidence, earlier.get(eval_type), config, judge, quirks)
+            )
         elif eval_type in earlier:
             verdicts.append(earlier[eval_type])
         else:
@@ -338,10 +386,17 @@ def rescore_from_evidence(
 
 
 def _program_html_from_evidence(
-    block: dict, evidence: dict[str, Any], previous: Verdict | None, config: dict, judge: Judge | None
+    block: dict,
+    evidence: dict[str, Any],
+    previous: Verdict | None,
+    config: dict,
+    judge: Judge | None,
+    quirks: frozenset[str] = frozenset(),
 ) -> Verdict:
     def work() -> Verdict:
         entries = block.get("program_html")
+        if (free := _empty_list_pass(entries, quirks)) is not None:
+            return free
         check_entries(entries)
         saved = evidence.get("program_html")
         if not _reads_same_pages(saved, entries):
@@ -350,9 +405,11 @@ def _program_html_from_evidence(
             return Verdict(
                 "program_html", ERROR, "the entries ask for other pages than the ones read in the run; run it again"
             )
-        details, passed = [], True
+        results, details = [], []
         for index, (entry, item) in enumerate(zip(entries, saved)):
             content = item.get("content")
+            visited = item.get("visited_url", "")
+            result = EntryResult(index, entry["url"], visited, entry["locator"], None, content, False)
             detail: dict[str, Any] = {
                 "index": index,
                 "url": entry["url"],
@@ -362,13 +419,16 @@ def _program_html_from_evidence(
             if content is None:
                 detail.update(passed=False, note="the lambda locator gave nothing")
             else:
-                key, checks = check_required_contents(
-                    entry["required_contents"], content, intent=config.get("intent", ""), judge=judge
-                )
-                detail.update(key=key, passed=all(c.passed for c in checks), checks=_checks(checks))
-            passed = passed and detail["passed"]
+                judge_entry(result, entry, content, quirks, intent=config.get("intent", ""), judge=judge)
+                key = next(name for name in CONTENT_KEYS if name in entry["required_contents"])
+                detail.update(key=key, passed=result.passed, checks=_checks(result.checks))
+                if result.quirk:
+                    detail.update(
+                        quirk=result.quirk, without_quirk_passed=result.without_quirk_passed, note=result.note
+                    )
+            results.append(result)
             details.append(detail)
-        return Verdict("program_html", PASSED if passed else FAILED, "scored again from saved page contents", details)
+        return _program_html_verdict(results, details, "scored again from saved page contents")
 
     return _run("program_html", work)
 

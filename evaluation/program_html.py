@@ -27,6 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from evaluation import matching
 from evaluation.errors import ConfigError, Unscorable
 from evaluation.judge import CORRECT, Judge
+from evaluation.reference_quirks import REDDIT_COMMENT_TIME, comment_time_content
 from evaluation.site_helpers import HelperContext, call_helper, prepare_call
 from evaluation.site_helpers.rest import SiteHelperError
 from evaluation.string_match import Check
@@ -56,6 +57,8 @@ class EntryResult:
     checks: list[Check] = field(default_factory=list)
     ignored_keys: list[str] = field(default_factory=list)
     note: str = ""
+    quirk: str = ""  # a reference quirk that decided this entry (evaluation/reference_quirks.py)
+    without_quirk_passed: bool | None = None  # the entry's outcome on the content read, when a quirk decided it
 
     def to_dict(self, content_chars: int | None = RECORD_CONTENT_CHARS) -> dict[str, Any]:
         content = json_safe(self.content)
@@ -72,6 +75,7 @@ class EntryResult:
             "passed": self.passed,
             "checks": [check.__dict__ for check in self.checks],
             "note": self.note,
+            **({"quirk": self.quirk, "without_quirk_passed": self.without_quirk_passed} if self.quirk else {}),
         }
 
 
@@ -270,9 +274,11 @@ def program_html_details(
     judge: Judge | None = None,
     navigation_timeout_ms: int = 30000,
     fixed_wait_ms: int = 0,
+    quirks: frozenset[str] = frozenset(),
 ) -> list[EntryResult]:
     """Read and check every entry in order. Raises ConfigError, Unscorable, or SiteHelperError
-    (a site could not be read: the evaluation is an error, not a 0)."""
+    (a site could not be read: the evaluation is an error, not a 0). `quirks`: the reference quirks
+    on (evaluation/reference_quirks.py); `content` stays what the page gave."""
     check_entries(entries)
     if any(rule_to_check(entry["required_contents"])[0] == "fuzzy_match" for entry in entries) and judge is None:
         raise Unscorable("program_html fuzzy_match needs an LLM judge; configure models.judge to score this task")
@@ -285,12 +291,29 @@ def program_html_details(
         if content is None:
             result.note = "the lambda locator threw or gave a falsy value, which fails the entry"
         else:
-            _, result.checks = check_required_contents(
-                entry["required_contents"], content, intent=intent, judge=judge
-            )
-            result.passed = all(check.passed for check in result.checks)
+            judge_entry(result, entry, content, quirks, intent=intent, judge=judge)
         results.append(result)
     return results
+
+
+def judge_entry(
+    result: EntryResult, entry: dict, content: Any, quirks: frozenset[str], *, intent: str, judge: Judge | None
+) -> None:
+    """Fill `result.checks` and `result.passed` from the content read, or, where a reference quirk replaces
+    what the entry's helper gives, from the reference's value (the content read is then judged too, and kept)."""
+    applies, reference_value = comment_time_content(entry["locator"], quirks)
+    judged = reference_value if applies else content
+    _, result.checks = check_required_contents(entry["required_contents"], judged, intent=intent, judge=judge)
+    result.passed = all(check.passed for check in result.checks)
+    if applies:
+        _, own = check_required_contents(entry["required_contents"], content, intent=intent, judge=judge)
+        result.quirk = REDDIT_COMMENT_TIME
+        result.without_quirk_passed = all(check.passed for check in own)
+        outcome = "passes" if result.without_quirk_passed else "fails"
+        result.note = (
+            f"reference quirk {REDDIT_COMMENT_TIME}: checked against {reference_value!r}, what the reference's helper "
+            f"gives (naive vs aware comment time); the content read {outcome}"
+        )
 
 
 def json_safe(value: Any) -> Any:
@@ -312,6 +335,7 @@ __all__ = [
     "check_entries",
     "check_required_contents",
     "content_text",
+    "judge_entry",
     "program_html_details",
     "read_entry",
     "rule_to_check",

@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from evaluation.reference_quirks import decided_tasks, quirk_lines
 from evaluation.run_groups import errored_reason
 from evaluation.run_health import health_text, run_health
 from evaluation.run_records import (
@@ -289,6 +290,8 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "errored": [f"{r['task_key']} ({reason})" for r in records if (reason := errored_reason(r))],
         "changed_state": [r["task_key"] for r in records if (r.get("state") or {}).get("counts_changed")],
         "require_reset": [r["task_key"] for r in records if r.get("require_reset")],
+        # Tasks whose score a reference quirk decided (evaluation.reference_quirks), by quirk.
+        "reference_quirks": decided_tasks(records),
         "usage": {role: ledger.to_dict() for role, ledger in ledgers.items()},
         "steps": steps,
         "policy_cost_per_step": cost_per_step(ledgers["policy"].to_dict(), steps),
@@ -382,6 +385,8 @@ def summary_text(summary: dict[str, Any]) -> str:
     errored = summary.get("errored") or []
     errored_line = f"errored tasks ({len(errored)}): {', '.join(errored) or 'none'}"
     parts = [format_table(summary), errored_line, state_lines(summary)]
+    if quirk_lines(summary.get("reference_quirks") or {}):
+        parts.append(quirk_lines(summary["reference_quirks"]))
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
     if health:
         parts.append(health)

@@ -3,7 +3,8 @@
 string_match and url_match are scored again in full (after a fix to a matcher or a
 config, or with a judge configured now); program_html is judged again on the page
 contents read during the run, as long as its entries still ask for the same pages
-(otherwise it needs the live site: run the task again); page_image_query keeps its
+(otherwise it needs the live site: run the task again), with the reference quirks that
+`evaluation.reference_quirks` names now; page_image_query keeps its
 recorded verdict, because the images were not saved. Tasks that never reached their
 evaluators (config problems, episode errors) keep their records.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 from foundation.errors import UserError
 from evaluation.evaluate import Verdict, rescore_from_evidence
 from evaluation.judge import Judge
+from evaluation.reference_quirks import quirk_set
 from evaluation.run_manifest import now, read_identity
 from evaluation.run_records import EVIDENCE_FILE, RECORD_FILE, TASKS_DIR, iter_records, read_json, write_json
 from settings import Settings
@@ -28,6 +30,7 @@ def rescore_run(
     from tasks.loading import load_tasks
 
     run_dir = Path(run_dir)
+    quirks = quirk_set(settings.evaluation.reference_quirks)  # as the settings name them now
     identity = read_identity(run_dir)
     if tasks_path is None:
         if not identity or not identity.get("tasks"):
@@ -43,7 +46,7 @@ def rescore_run(
         if task is None or not isinstance(evidence, dict) or not ran:
             continue
         previous = [Verdict.from_dict(verdict) for verdict in ran]
-        evaluation = rescore_from_evidence(task, evidence, previous, judge)
+        evaluation = rescore_from_evidence(task, evidence, previous, judge, quirks)
         old_status = record.get("status")
         record.update(evaluation.to_dict(), rescored_at=now())
         write_task_page(folder, record)

@@ -104,6 +104,7 @@ _HARNESS_FIELDS = {
         "max_invalid_reasks", "observe_after_failed_action",
     ),
     "video_context": ("intermediate_prompt", "intermediate_answer"),
+    "evaluation": ("reference_quirks",),  # scored another way: records with and without quirks are not mixed
 }
 
 

@@ -26,6 +26,7 @@ from playwright.sync_api import Error as PlaywrightError
 from evaluation.actions import Action, format_action
 from evaluation.evaluate import CONFIG_ERROR, ERROR, TaskEvaluation, Verdict, evaluate_task
 from evaluation.progress import TaskProgress
+from evaluation.reference_quirks import quirk_set
 from evaluation.run_manifest import now
 from evaluation.run_health import step_usage, task_health
 from evaluation.run_records import (
@@ -63,6 +64,8 @@ class TaskRunner:
 
         self.settings = settings
         post_task_ranges(settings.run)  # a bad entry stops the run before its first task
+        # The reference's scoring quirks asked for (evaluation/reference_quirks.py); an unknown name stops the run here.
+        self.quirks = quirk_set(settings.evaluation.reference_quirks)
         self.run_dir = Path(run_dir)
         self.concurrent = concurrent  # other workers may change the same sites meanwhile
         # The step and model calls of the task in play, for the run's progress line (evaluation/progress.py).
@@ -165,7 +168,7 @@ class TaskRunner:
                 task, self._env, answer, final_url, self.judge,
                 vqa=self.vqa, intermediate_answer=intermediate_answer, base_url=self._base_url,
                 navigation_timeout_ms=self.settings.browser.navigation_timeout_ms,
-                program_html_wait_ms=int(self.settings.browser.program_html_wait_s * 1000),
+                program_html_wait_ms=int(self.settings.browser.program_html_wait_s * 1000), quirks=self.quirks,
             )  # fmt: skip
         timings["evaluation_s"] = time.perf_counter() - mark
         state["counts_after"] = site_counts(task.sites, self.settings)

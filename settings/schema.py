@@ -540,6 +540,22 @@ class ReportSettings:
 
 
 @dataclass
+class EvaluationSettings:
+    """How finished episodes are scored (evaluation/evaluate.py); docs/evaluation.md."""
+
+    # Scoring quirks of the reference runner (VideoWA, ljang0/videowebarena d79b968), on by name so a run can be
+    # set beside its published table; none by default (our scores follow the evaluators' stated rules):
+    # "reddit_comment_time": its reddit comment helpers compare a naive comment time (Playwright 1.37 hands a JS
+    #   Date back without a zone) with an aware start value; the TypeError is caught and the helper gives "" (or {}),
+    #   so every program_html entry that reads one is checked against "" (helper_functions.py:464 and :511).
+    # "empty_program_html": a program_html list with no entries is a product over no checks, 1.0 for any episode
+    #   (evaluators.py:363-365; VideoWA's test_shopping:27), where here it is a config error.
+    # Every verdict a quirk decided names it (`quirks`) with its status scored without it; `videodemo report` lists
+    # those tasks. `--harness videowa` turns both on.
+    reference_quirks: list[str] = field(default_factory=list)
+
+
+@dataclass
 class AgentOccamSettings:
     """The AgentOccam base agent (docs/agentoccam.md); defaults follow its published code and configuration."""
 
@@ -639,5 +655,6 @@ class Settings:
     verification: VerificationSettings = field(default_factory=VerificationSettings)
     run: RunSettings = field(default_factory=RunSettings)
     report: ReportSettings = field(default_factory=ReportSettings)
+    evaluation: EvaluationSettings = field(default_factory=EvaluationSettings)
     agentoccam: AgentOccamSettings = field(default_factory=AgentOccamSettings)
     video_context: VideoContextSettings = field(default_factory=VideoContextSettings)

@@ -8,7 +8,8 @@ oddities the reference runner runs anyway, so the task runs too and the note is
 kept with it: an `intermediate_eval` without usable `eval_types` (the reference
 string-matches the intermediate answer whatever they say), and a `program_html`
 list with no entries (that one score is a config error here, a free pass in the
-reference; the task's other scores run).
+reference and under `evaluation.reference_quirks: [empty_program_html]`; the task's
+other scores run).
 """
 
 from __future__ import annotations
