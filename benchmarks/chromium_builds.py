@@ -17,7 +17,6 @@ import argparse
 import io
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,9 +29,10 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.env_step import BenchTask  # noqa: E402
+from benchmarks.env_step import BenchTask, free_port  # noqa: E402
 from evaluation.environment import BrowserEnv  # noqa: E402
 from foundation.browser import launch_chromium  # noqa: E402
+from scripts.cpu_per_module import busy_seconds  # noqa: E402
 from settings import load_settings  # noqa: E402
 from tasks.sandbox import server  # noqa: E402
 from tasks.sandbox.sites import SITES  # noqa: E402
@@ -40,17 +40,6 @@ from tasks.sandbox.sites import SITES  # noqa: E402
 VIDEODEMO = str(Path(sys.executable).parent / "videodemo")
 BUILDS = {"headless shell (default)": "/usr/bin/chromium-headless-shell", "full Chromium, headless": "/usr/bin/chromium"}
 PAGES = ("/", "/customer/account/login/", "/catalogsearch/result/?q=headphones")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def busy_seconds() -> float:
-    fields = [int(value) for value in open("/proc/stat").readline().split()[1:9]]
-    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def timed_run(executable: str, ids: str, env: dict[str, str], out: Path) -> tuple[float, float]:

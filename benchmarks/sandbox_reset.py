@@ -40,11 +40,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def tables(conn: sqlite3.Connection) -> list[str]:
+    query = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    return [row[0] for row in conn.execute(query)]
+
+
 def row_count(path: Path) -> int:
     conn = sqlite3.connect(path, timeout=30)
     try:
-        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        return sum(conn.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0] for table in tables)
+        return sum(conn.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0] for table in tables(conn))
     finally:
         conn.close()
 
@@ -53,9 +57,8 @@ def empty_tables(path: Path) -> None:
     conn = sqlite3.connect(path, timeout=30)
     try:
         conn.execute("PRAGMA foreign_keys = OFF")
-        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
         with conn:
-            for table in tables:
+            for table in tables(conn):
                 conn.execute(f'DELETE FROM "{table}"')
     finally:
         conn.close()

@@ -28,7 +28,6 @@ from evaluation.intermediate import intermediate_details
 from evaluation.judge import Judge
 from evaluation.page_image import Vqa, page_image_details
 from evaluation.program_html import (
-    CONTENT_KEYS,
     EntryResult,
     check_entries,
     judge_entry,
@@ -419,8 +418,7 @@ def _program_html_from_evidence(
             if content is None:
                 detail.update(passed=False, note="the lambda locator gave nothing")
             else:
-                judge_entry(result, entry, content, quirks, intent=config.get("intent", ""), judge=judge)
-                key = next(name for name in CONTENT_KEYS if name in entry["required_contents"])
+                key = judge_entry(result, entry, content, quirks, intent=config.get("intent", ""), judge=judge)
                 detail.update(key=key, passed=result.passed, checks=_checks(result.checks))
                 if result.quirk:
                     detail.update(

@@ -298,12 +298,13 @@ def program_html_details(
 
 def judge_entry(
     result: EntryResult, entry: dict, content: Any, quirks: frozenset[str], *, intent: str, judge: Judge | None
-) -> None:
+) -> str:
     """Fill `result.checks` and `result.passed` from the content read, or, where a reference quirk replaces
-    what the entry's helper gives, from the reference's value (the content read is then judged too, and kept)."""
+    what the entry's helper gives, from the reference's value (the content read is then judged too, and kept).
+    Returns the required_contents key checked."""
     applies, reference_value = comment_time_content(entry["locator"], quirks)
     judged = reference_value if applies else content
-    _, result.checks = check_required_contents(entry["required_contents"], judged, intent=intent, judge=judge)
+    key, result.checks = check_required_contents(entry["required_contents"], judged, intent=intent, judge=judge)
     result.passed = all(check.passed for check in result.checks)
     if applies:
         _, own = check_required_contents(entry["required_contents"], content, intent=intent, judge=judge)
@@ -314,6 +315,7 @@ def judge_entry(
             f"reference quirk {REDDIT_COMMENT_TIME}: checked against {reference_value!r}, what the reference's helper "
             f"gives (naive vs aware comment time); the content read {outcome}"
         )
+    return key
 
 
 def json_safe(value: Any) -> Any:

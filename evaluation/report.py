@@ -385,8 +385,8 @@ def summary_text(summary: dict[str, Any]) -> str:
     errored = summary.get("errored") or []
     errored_line = f"errored tasks ({len(errored)}): {', '.join(errored) or 'none'}"
     parts = [format_table(summary), errored_line, state_lines(summary)]
-    if quirk_lines(summary.get("reference_quirks") or {}):
-        parts.append(quirk_lines(summary["reference_quirks"]))
+    if quirks := quirk_lines(summary.get("reference_quirks") or {}):
+        parts.append(quirks)
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
     if health:
         parts.append(health)

@@ -29,6 +29,7 @@ import threading
 from typing import Any
 
 from evaluation.run_costs import load_prices, task_cost
+from evaluation.run_records import usage_difference
 from model_access import ROLES
 from model_access.client import ChatResult, ModelClient
 from settings import Settings
@@ -85,7 +86,7 @@ class StepModelCalls:
             })  # fmt: skip
             messages += sent
             messages.append({"role": "assistant", "content": [{"type": "text", "text": result.text}]})
-        return messages, self._stats(step_rows(self._before, self.policy.usage() or {})), summary
+        return messages, self._stats(usage_difference(self._before, self.policy.usage() or {})["rows"]), summary
 
     def _stats(self, rows: list[dict]) -> dict[str, Any]:
         cost = task_cost({"usage": {"policy": {"rows": rows}}}, self.models, self.prices, self.local)
@@ -100,19 +101,6 @@ class StepModelCalls:
             "cache_hits": cost["cache_hits"],
             "scripted_calls": cost["scripted_calls"],
         }
-
-
-def step_rows(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
-    """The ledger rows (`UsageLedger.to_dict()`) of what was added between two snapshots."""
-    earlier = {(row["stage"], row["role"]): row for row in before.get("rows", [])}
-    rows = []
-    for row in after.get("rows", []):
-        old = earlier.get((row["stage"], row["role"]), {})
-        delta = {key: value - old.get(key, 0) for key, value in row.items()
-                 if isinstance(value, (int, float)) and not isinstance(value, bool)}  # fmt: skip
-        if any(delta.values()):
-            rows.append({"stage": row["stage"], "role": row["role"], **delta})
-    return rows
 
 
 def xray_message(message: dict[str, Any]) -> dict[str, Any]:
