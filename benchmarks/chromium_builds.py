@@ -30,7 +30,7 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.env_step import BenchTask, free_port  # noqa: E402
-from evaluation.environment import BrowserEnv  # noqa: E402
+from browser_env.environment import BrowserEnv  # noqa: E402
 from foundation.browser import launch_chromium  # noqa: E402
 from scripts.cpu_per_module import busy_seconds  # noqa: E402
 from settings import load_settings  # noqa: E402

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from evaluation.environment import BrowserEnv  # noqa: E402
-from evaluation.observation import Observation, ObservationOptions  # noqa: E402
+from browser_env.environment import BrowserEnv  # noqa: E402
+from browser_env.observation import Observation, ObservationOptions  # noqa: E402
 from settings import load_settings  # noqa: E402
 from tasks.sandbox import server  # noqa: E402
 

@@ -189,7 +189,7 @@ def _process(settings, names: list[str], workers: int, clock: _Clock) -> None:
 
 def _run(settings, names: list[str], label: str, selection: bool, folder: str, args, clock: _Clock):
     from cli.demo_scores import RunResult
-    from evaluation.runner import RunSpec, run
+    from running.runner import RunSpec, run
     from tasks.loading import SANDBOX_CONFIGS_DIR
 
     since = time.perf_counter()
@@ -207,7 +207,7 @@ def _run(settings, names: list[str], label: str, selection: bool, folder: str, a
         fresh=args.fresh,
     )
     run_dir = run(spec, run_settings)
-    from evaluation.report import write_run_outputs
+    from reports.report import write_run_outputs
 
     seconds = time.perf_counter() - since
     clock.done(f"run: {label}", since)
@@ -225,7 +225,7 @@ def _task_ids(settings, names: list[str]) -> str:
 def _final_report(accuracies, results, clock: _Clock) -> None:
     """The figures, the phase times, then the paired comparison of the two runs (what the demo ends with)."""
     from cli.demo_scores import accuracy_lines, success_table
-    from evaluation.report import report
+    from reports.command import report
 
     lines = [
         "",

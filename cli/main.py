@@ -26,7 +26,7 @@ COMMAND_MODULES = [
     "processing.cli",
     "cli.verification",  # wraps process-videos for --verify
     "retrieval.cli",
-    "evaluation.cli",
+    "cli.run_commands",
     "model_access.cli",
     "cli.demo",
     "ecosystem.webarena_verified.cli",

@@ -90,7 +90,7 @@ for _name in ("httpx", "httpx2"):
     logging.getLogger(_name).setLevel(logging.WARNING)
 
 # Settings that may be overridden per call; anything else given to `chat` is sent as a request field.
-# Set by evaluation/ray_runner.py in Ray workers: endpoint URL -> a context manager holding one of that
+# Set by running/ray_runner.py in Ray workers: endpoint URL -> a context manager holding one of that
 # endpoint's cluster-wide slots. None: each client's own `max_concurrency` slots.
 ENDPOINT_SLOTS: Any = None
 
@@ -99,7 +99,7 @@ _ROLE_OVERRIDES = ("temperature", "max_tokens", "reasoning_effort", "timeout_s")
 
 class CallCount:
     """Chat calls made in this process (replayed or sent) and those waiting on a server now: a run's
-    progress line reads them while a task plays (evaluation/progress.py)."""
+    progress line reads them while a task plays (running/progress.py)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

@@ -31,10 +31,24 @@ timed() {  # timed LABEL COMMAND...: runs it and prints how long it took
 
 server_installed() { [ -f "$SERVERS_ROOT/$1/.installed" ] && [ -x "$SERVERS_ROOT/$1/bin/python" ]; }
 
+# setuptools' editable finder names the project's top-level packages as they were at install time, so an environment
+# that holds the project (BrowserGym's) installs it again, alone, when pyproject.toml changed since.
+refresh_project_in() {  # refresh_project_in ENV
+  local venv=$SERVERS_ROOT/$1
+  compgen -G "$venv/lib/python*/site-packages/__editable__.videodemo*" >/dev/null || return 0
+  [ pyproject.toml -nt "$venv/.installed" ] || return 0
+  echo "[bootstrap] pyproject.toml changed: installing the project into $venv again"
+  (flock 9 && pip_into "$venv/bin/python" --no-deps -e .) 9>.editable-install.lock
+  touch "$venv/.installed"
+}
+
 start_server() {  # start_server NAME: its install script in the background, logged
   local name=$1 env=${1//_/-}
   [ "$name" = llama_cpp ] && env=llama_cpp
-  server_installed "$env" && return 0
+  if server_installed "$env"; then
+    refresh_project_in "$env"
+    return 0
+  fi
   mkdir -p "$LOGS"
   echo "[bootstrap] installing server env $name in the background (log: $LOGS/$name.log)"
   # Each job writes its own seconds when it ends: they are waited for in turn, not in the order they finish.

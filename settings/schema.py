@@ -438,7 +438,7 @@ class AgentSettings:
     observation_format: str = "ax_tree"
     # How a reply's action is read: "default" (ours: the first fenced block, or a bare reply that is one
     # whole action) or "videowa" (the reference's: the first fenced block only, searched for the action's
-    # pattern, so `click [12] to open it` passes; `--harness videowa`; evaluation/videowa_actions.py).
+    # pattern, so `click [12] to open it` passes; `--harness videowa`; browser_env/videowa_actions.py).
     action_parser: str = "default"
     # When an episode ends early: "none" (only at max_steps: AgentOccam's runner, which the method runs on,
     # has no other rule), "consecutive" (ours: max_parse_failures unparseable replies, or the same action
@@ -541,7 +541,7 @@ class ReportSettings:
 
 @dataclass
 class EvaluationSettings:
-    """How finished episodes are scored (evaluation/evaluate.py); docs/evaluation.md."""
+    """How finished episodes are scored (scoring/evaluate.py); docs/evaluation.md."""
 
     # Scoring quirks of the reference runner (VideoWA, ljang0/videowebarena d79b968), on by name so a run can be
     # set beside its published table; none by default (our scores follow the evaluators' stated rules):

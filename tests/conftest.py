@@ -22,10 +22,10 @@ TESTS_DIR = Path(__file__).resolve().parent
 # this order: xdist otherwise hands out the modules with the most tests first, and these have few.
 HEAVY_FIRST = (
     "real_servers/test_roles_on_real_servers.py", "tasks/test_sandbox_tasks.py", "cli/test_demo.py",
-    "real_servers/", "tasks/test_labeler_sealed.py", "evaluation/runs/test_runner.py", "ecosystem/",
-    "evaluation/runs/test_run_folder_lock.py", "tasks/test_labeler_untouched.py",
-    "processing/test_process_videos_lock.py", "evaluation/runs/test_ray_runner.py",
-    "evaluation/runs/test_run_samples.py", "agent/test_replay_policy.py", "tasks/test_forum_site.py",
+    "real_servers/", "tasks/test_labeler_sealed.py", "running/test_runner.py", "ecosystem/",
+    "running/test_run_folder_lock.py", "tasks/test_labeler_untouched.py",
+    "processing/test_process_videos_lock.py", "running/test_ray_runner.py",
+    "running/test_run_samples.py", "agent/test_replay_policy.py", "tasks/test_forum_site.py",
 )  # fmt: skip
 TEST_PORTS = 17770  # the sandbox sites of worker N listen on 17770 + 2N and 17771 + 2N when those are free
 

@@ -14,6 +14,9 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
+# The harness's four packages, lowest first.
+HARNESS = ("browser_env", "scoring", "running", "reports")
+
 # package -> the packages it may import (every floor below it). Keep in step with docs/architecture.md.
 ALLOWED: dict[str, set[str]] = {
     "foundation": set(),
@@ -22,11 +25,15 @@ ALLOWED: dict[str, set[str]] = {
     "tasks": {"foundation", "settings"},
     "retrieval": {"foundation", "settings", "model_access", "tasks"},
     "processing": {"foundation", "settings", "model_access", "tasks"},
-    "evaluation": {"foundation", "settings", "model_access", "tasks"},
-    "agent": {"foundation", "settings", "model_access", "tasks", "processing", "evaluation"},
-    "cli": {"foundation", "settings", "model_access", "tasks", "retrieval", "processing", "evaluation", "agent"},
+    # What was evaluation/ until 2026-11: four floors, each standing on the ones before it.
+    "browser_env": {"foundation", "settings", "model_access", "tasks"},
+    "scoring": {"foundation", "settings", "model_access", "tasks", "browser_env"},
+    "running": {"foundation", "settings", "model_access", "tasks", "browser_env", "scoring"},
+    "reports": {"foundation", "settings", "model_access", "tasks", "browser_env", "scoring", "running"},
+    "agent": {"foundation", "settings", "model_access", "tasks", "processing", "browser_env", "scoring", "running"},
+    "cli": {"foundation", "settings", "model_access", "tasks", "retrieval", "processing", *HARNESS, "agent"},
     # Bridges to other tools (BrowserGym, AgentLab): on the top floor beside cli, which never imports them.
-    "ecosystem": {"foundation", "settings", "model_access", "tasks", "retrieval", "processing", "evaluation", "agent"},
+    "ecosystem": {"foundation", "settings", "model_access", "tasks", "retrieval", "processing", *HARNESS, "agent"},
 }
 RULE = "imports go down the floors of docs/architecture.md"
 
@@ -110,7 +117,7 @@ def test_the_room_check_catches_a_room_that_imports_up(tmp_path: Path) -> None:
     (tmp_path / "agent" / "base" / "react.py").write_text(
         "from agent.base.history import History\n"  # inside its own room: allowed
         "from agent.videos.demonstration import Demonstration\n"  # up a room
-        "from evaluation.policy import PolicyStep\n"  # another package: the floors' table judges it
+        "from running.policy import PolicyStep\n"  # another package: the floors' table judges it
     )
     (tmp_path / "agent" / "method" / "policy.py").write_text(
         "from agent.videos.candidates import CandidateSource\nfrom agent.base.agent import make_base_agent\n"

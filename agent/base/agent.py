@@ -26,8 +26,8 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from foundation.errors import UserError
-from evaluation.observation import Observation
-from evaluation.policy import PolicyStep
+from browser_env.observation import Observation
+from running.policy import PolicyStep
 from model_access.client import ModelClient
 from settings import Settings
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from agent.base.agent import PromptMaterial
-from evaluation.observation import Observation
-from evaluation.policy import PolicyStep
+from browser_env.observation import Observation
+from running.policy import PolicyStep
 from model_access.client import ModelClient
 from settings import Settings
 

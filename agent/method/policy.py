@@ -28,8 +28,8 @@ from agent.videos.context import VideoFrames, load_task_videos
 from agent.videos.question import FactualQuestion
 from agent.method.whole_video import choose_whole_video
 from foundation.errors import UserError
-from evaluation.observation import Observation
-from evaluation.policy import PolicyStep
+from browser_env.observation import Observation
+from running.policy import PolicyStep
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
 from settings import Settings

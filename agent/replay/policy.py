@@ -43,9 +43,9 @@ from agent.replay.values import intent_values
 from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
 from agent.replay.whole_video_by_embeddings import choose_by_embeddings
 from foundation.errors import UserError
-from evaluation.ax_tree import TreeNode
-from evaluation.observation import Observation
-from evaluation.policy import PolicyStep
+from browser_env.ax_tree import TreeNode
+from browser_env.observation import Observation
+from running.policy import PolicyStep
 from model_access.embeddings import Embedder
 from processing.records import LabeledAction, Trajectory
 from settings import Settings

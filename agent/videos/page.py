@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evaluation.observation import Observation
+from browser_env.observation import Observation
 
 
 def page_title(observation: Observation) -> str:

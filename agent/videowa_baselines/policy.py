@@ -22,8 +22,8 @@ from agent.videos.question import FactualQuestion
 from agent.videos.task_videos import open_index
 from agent.videowa_baselines.material import FramesMaterial, SummaryMaterial
 from agent.videowa_baselines.templates import block
-from evaluation.observation import Observation
-from evaluation.policy import PolicyStep
+from browser_env.observation import Observation
+from running.policy import PolicyStep
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from model_access.replies import strip_thinking

@@ -26,10 +26,10 @@ from browsergym.core.action.highlevel import HighLevelActionSet
 from browsergym.experiments.agent import Agent, AgentInfo
 from browsergym.experiments.loop import AbstractAgentArgs
 
-from evaluation.actions import ActionKind, ActionParseError, parse_actions
-from evaluation.observation import ObservationOptions
-from evaluation.policies import build_policy
-from evaluation.videowa_actions import reply_parser
+from browser_env.actions import ActionKind, ActionParseError, parse_actions
+from browser_env.observation import ObservationOptions
+from running.policies import build_policy
+from browser_env.videowa_actions import reply_parser
 from tasks.loading import SANDBOX_CONFIGS_DIR, Task, load_tasks, task_from_config
 from tasks.placeholders import PlaceholderValues
 
@@ -116,7 +116,7 @@ class StepInfo(AgentInfo):
 
 
 class PageView:
-    """What a policy may ask of the page beyond its observation (the part of evaluation/environment.py's
+    """What a policy may ask of the page beyond its observation (the part of browser_env/environment.py's
     BrowserEnv the scripted policy uses), answered from the latest BrowserGym observation."""
 
     def __init__(self, options: ObservationOptions) -> None:

@@ -73,7 +73,7 @@ def test_config_and_set_apply_on_top_of_the_preset(tmp_path) -> None:
 def test_a_run_under_the_other_harness_is_another_run(tmp_path) -> None:
     import argparse
 
-    from evaluation.runner import RunSpec, default_run_dir
+    from running.runner import RunSpec, default_run_dir
 
     spec = RunSpec(tasks_path=tmp_path, policy="base", policy_args=argparse.Namespace())
     method, videowa = load_settings(), load_settings(harness="videowa")

@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 
 from cli.main import main
-from evaluation.policies.solutions import load_solutions
-from evaluation.run_records import iter_records
-from evaluation.runner import RunSpec, run
+from running.policies.solutions import load_solutions
+from running.run_records import iter_records
+from running.runner import RunSpec, run
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 from tasks.sandbox.tutorials.script import load_all
 

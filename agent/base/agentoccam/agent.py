@@ -43,9 +43,9 @@ from agent.base.agentoccam.templates import block, render
 from agent.base.agent import PromptMaterial, without_videos
 from agent.base.model_policy import POLICY_ROLE, ModelPolicy
 from agent.base.templates import block as agent_block
-from evaluation.actions import ActionParseError
-from evaluation.observation import Observation, tab_header
-from evaluation.policy import PolicyStep
+from browser_env.actions import ActionParseError
+from browser_env.observation import Observation, tab_header
+from running.policy import PolicyStep
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from agent.base.task_images import images_of, task_image_parts

@@ -1,0 +1,433 @@
+"""The VideoWA browser environment: one object per episode, `reset(task)` then `step(reply)` until done.
+
+    env = BrowserEnv(settings)            # or BrowserEnv(settings, browser=a_playwright_browser)
+    observation = env.reset(task)
+    result = env.step("```click [42]```")
+    ...
+    env.record.save(folder); env.close()
+
+A step never raises for the agent's mistakes: an unparseable reply is a no-op
+step (with `agent.observe_after_unparseable`, as the reference's no-op action: the
+pause after actions, then the page observed again), an impossible action (unknown
+id, element gone, bad key, failed load) is a failed step, each with its reason (the page
+is observed again after it, unless `observe_after_failed_action` is off: AgentOccam's
+environment keeps the observation from before a failed action). The episode ends
+on `stop [answer]` or after `agent.max_steps` steps (`agent.early_stop: none`,
+AgentOccam's runner); with `consecutive`, also after `agent.max_parse_failures`
+unparseable replies or the same action `agent.max_repeated_actions` times in a row;
+with `videowa`, by the reference runner's rules instead (`browser_env.early_stop`),
+answering "Early stop: <reason>".
+The live `context` and `page` stay open after the end, for the evaluators.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Protocol
+
+from playwright.sync_api import Error as PlaywrightError
+
+from foundation.errors import UserError
+from browser_env.actions import Action, ActionKind, ActionParseError, format_action, parse_actions
+from browser_env.auth import AuthStates, login_sites
+from foundation.browser import launch_chromium
+from browser_env.early_stop import ANSWER_PREFIX, stop_reason
+from browser_env.episode import EpisodeRecord, StepRecord
+from browser_env.execution import ActionError, execute_action
+from browser_env.observation import Observation, ObservationOptions, capture_observation
+from foundation.page_settle import SettleLimits
+from browser_env.tabs import Tabs
+from browser_env.videowa_actions import reply_parser
+from settings import Settings
+
+
+EARLY_STOP_RULES = ("none", "consecutive", "videowa")
+
+
+class EpisodeTask(Protocol):
+    """What the environment reads of a task (`tasks.loading.Task` has it)."""
+
+    sites: list[str]
+    intent: str
+    start_url: str
+    start_urls: list[str]
+    require_login: bool
+    storage_state: str | None
+    viewport_size: dict | None
+    config: dict
+
+    @property
+    def key(self) -> str: ...
+
+
+@dataclass
+class StepResult:
+    observation: Observation  # the page after the step (for an unparseable reply: the same page, or observed
+    # again with agent.observe_after_unparseable)
+    action: Action | None  # None when the reply could not be parsed
+    ok: bool
+    error: str | None
+    done: bool
+    stop_reason: str | None
+    answer: str | None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class BrowserEnv:
+    def __init__(self, settings: Settings, browser=None, options: ObservationOptions | None = None):
+        self.settings = settings
+        self._playwright = None
+        if browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            browser = launch_chromium(self._playwright, settings.browser)
+        self.browser = browser
+        self.options = options or ObservationOptions.from_settings(settings.agent)
+        self.limits = SettleLimits(
+            grace_ms=settings.browser.settle_grace_ms,
+            quiet_timeout_ms=settings.browser.settle_quiet_timeout_ms,
+            navigation_timeout_ms=settings.browser.navigation_timeout_ms,
+        )
+        self.auth = AuthStates(settings, browser)
+        # `type` replaces a field's text (AgentOccam's type) instead of adding to it (WebArena's, VideoWA's).
+        self.type_clears_field = False
+        # A step may hold several actions, one starting each line, carried out in order (AgentOccam's ACTION).
+        self.several_actions = False
+        # After an action that fails, observe the page again; off: keep the observation from before it, as
+        # AgentOccam's environment does (set by its policy, `agentoccam.observe_after_failed_action`).
+        self.observe_after_failed_action = True
+        self.context = None
+        self.tabs: Tabs | None = None
+        self.observation: Observation | None = None
+        self.record: EpisodeRecord | None = None
+        # Set by the runner (run.record_network): the episode's requests go to this Playwright trace, saved by
+        # `save_trace` before the evaluators load pages of their own.
+        self.trace_path: Path | None = None
+        self._tracing = False
+        self._reset_counters()
+
+    def _reset_counters(self) -> None:
+        self.done = False
+        self.answer: str | None = None
+        self.stop_reason: str | None = None
+        self.steps_taken = 0
+        self._parse_failures = 0
+        self._last_action: str | None = None
+        self._repeats = 0
+        self._actions: list[Action | None] = []  # every step's action, None when it had none (early-stop rules)
+        self._started = time.monotonic()
+
+    # ---- what evaluators and runners read ----
+
+    @property
+    def page(self):
+        """The current tab."""
+        if self.tabs is None:
+            raise RuntimeError("call reset(task) first")
+        return self.tabs.current
+
+    @property
+    def url(self) -> str:
+        return self.page.url
+
+    # ---- episode ----
+
+    def reset(self, task: EpisodeTask) -> Observation:
+        """Open a fresh browser context for `task`: its login state, viewport and start tabs."""
+        if self.settings.agent.early_stop not in EARLY_STOP_RULES:
+            raise UserError(
+                f"agent.early_stop is {self.settings.agent.early_stop!r}; use one of {', '.join(EARLY_STOP_RULES)}"
+            )
+        self._close_context()
+        self._reset_counters()
+        browser_settings = self.settings.browser
+        viewport = task.viewport_size or {}
+        options: dict = {
+            "viewport": {
+                "width": int(viewport.get("width", browser_settings.viewport_width)),
+                "height": int(viewport.get("height", browser_settings.viewport_height)),
+            }
+        }
+        # Logged in to the sites the task's storage_state names, and no others (the reference's rule).
+        logins = login_sites(task.storage_state)
+        if logins:
+            state = self.auth.storage_state(logins)
+            if state is not None:
+                options["storage_state"] = state
+        geolocation = (task.config or {}).get("geolocation")
+        if geolocation:
+            options["geolocation"] = geolocation
+            options["permissions"] = ["geolocation"]
+        self.context = self.browser.new_context(**options)
+        self.context.set_default_timeout(browser_settings.action_timeout_ms)
+        self.context.set_default_navigation_timeout(browser_settings.navigation_timeout_ms)
+        if self.trace_path is not None:  # Playwright records requests only along with DOM snapshots
+            self.context.tracing.start(snapshots=True, screenshots=False)
+            self._tracing = True
+        self.tabs = Tabs(self.context)
+
+        start_urls = [url for url in (task.start_urls or [task.start_url]) if url] or ["about:blank"]
+        for url in start_urls:
+            page = self.tabs.open()
+            try:
+                page.goto(url, wait_until="load")
+            except PlaywrightError as exc:
+                raise UserError(
+                    f"task {task.key}: the start page {url} did not open ({str(exc).splitlines()[0]}); "
+                    "check that its site runs and its environment variable points at it"
+                ) from None
+        self.tabs.focus(0)  # the first start URL is the current tab, as in WebArena
+        self.tabs.watcher().settle(self.limits)
+        self._fixed_wait()
+        self.observation = self._observe()
+        self.record = EpisodeRecord(
+            task_key=task.key,
+            intent=task.intent,
+            start_urls=start_urls,
+            start_observation_text=self.observation.text,
+            final_url=self.url,
+            start_screenshot_png=self.observation.screenshot,
+        )
+        return self.observation
+
+    def step(self, reply: str) -> StepResult:
+        """Parse the action in `reply` (a model reply or a bare action) and carry it out. With
+        `several_actions` on, a block of several actions (one starting each line) is carried out in
+        order as one step, as AgentOccam runs every command of an ACTION; a stop ends it there."""
+        started, url_before = self._begin_step()
+        timings: dict[str, float] = {}
+        commands: list[dict] = []
+        try:
+            actions = self._read_actions(reply)
+        except ActionParseError as exc:
+            action = None
+            ok, error = False, f"unparseable reply: {exc.reason}"
+            self._parse_failures += 1
+            self._last_action, self._repeats = None, 0
+            if self._parse_failures >= self.settings.agent.max_parse_failures and self._consecutive_rules:
+                self._end("parse_failures")
+            elif self.settings.agent.observe_after_unparseable:
+                error = self._observe_again(timings) or error
+        else:
+            self._parse_failures = 0
+            canonical = "\n".join(format_action(action) for action in actions)
+            self._repeats = self._repeats + 1 if canonical == self._last_action else 1
+            self._last_action = canonical
+            for action in actions:
+                if action.kind is ActionKind.STOP:
+                    self.answer = action.answer or ""
+                    self._end("stop")
+                    one_ok, one_error = True, None
+                else:
+                    one_ok, one_error = self._execute(action, timings)
+                commands.append({"action": format_action(action), "ok": one_ok, "error": one_error})
+                if self.done:
+                    break
+            ok = all(command["ok"] for command in commands)
+            failed = [command for command in commands if not command["ok"]]
+            if len(commands) == 1:
+                error = commands[0]["error"]
+            else:
+                error = "; ".join(f"`{command['action']}`: {command['error']}" for command in failed) or None
+            if not self.done and self._repeats >= self.settings.agent.max_repeated_actions and self._consecutive_rules:
+                self._end("repeated_action")
+        self._actions.append(action)
+        self._check_step_limits()
+        timings["total_s"] = time.perf_counter() - started
+        return self._recorded(reply, action, ok, error, url_before, timings, commands if len(commands) > 1 else [])
+
+    def _read_actions(self, reply: str) -> list[Action]:
+        if self.several_actions:
+            return parse_actions(reply)
+        return [reply_parser(self.settings.agent.action_parser)(reply)]
+
+    def _begin_step(self) -> tuple[float, str]:
+        """Count a step of a running episode; returns its start time and the URL before it."""
+        if self.done:
+            raise RuntimeError(f"the episode is over ({self.stop_reason}); call reset(task) to start another")
+        if self.observation is None:
+            raise RuntimeError("call reset(task) first")
+        started = time.perf_counter()
+        self.steps_taken += 1
+        return started, self.url
+
+    @property
+    def _videowa_rules(self) -> bool:
+        return self.settings.agent.early_stop == "videowa"
+
+    @property
+    def _consecutive_rules(self) -> bool:
+        return self.settings.agent.early_stop == "consecutive"
+
+    def _check_step_limits(self) -> None:
+        """End the episode at the step limit, or by the reference's early-stop rules when they are chosen."""
+        if self.done:
+            return
+        agent = self.settings.agent
+        if self._videowa_rules:
+            found = stop_reason(self._actions, agent.max_steps, agent.max_parse_failures, agent.max_repeated_actions)
+            if found is not None:
+                self.answer = ANSWER_PREFIX + found[1]  # the reference's stop answer, scored like any other
+                self._end(found[0])
+        elif self.steps_taken >= agent.max_steps:
+            self._end("max_steps")
+
+    def _fixed_wait(self) -> None:
+        """The reference runner's pause after each action (browser.wait_after_action_s)."""
+        wait_s = self.settings.browser.wait_after_action_s
+        if wait_s > 0:
+            self.page.wait_for_timeout(int(wait_s * 1000))
+
+    def _observe_again(self, timings: dict[str, float]) -> str | None:
+        """The pause and fresh observation after a step (a page that changed on its own is seen); the
+        reason when the page cannot be observed, which ends the episode."""
+        try:
+            self._fixed_wait()
+            self.observation = self._observe()
+            timings.update(self.observation.timings)
+        except PlaywrightError as exc:
+            self._end("browser_error")
+            return f"the page could not be observed: {str(exc).splitlines()[0]}"
+        return None
+
+    def _execute(self, action: Action, timings: dict[str, float]) -> tuple[bool, str | None]:
+        ok, error = True, None
+        try:
+            timings.update(
+                execute_action(
+                    action,
+                    self.tabs,
+                    self.observation.nodes,
+                    self.limits,
+                    self.settings.browser.navigation_timeout_ms,
+                    self.type_clears_field,
+                )
+            )
+        except ActionError as exc:
+            ok, error = False, str(exc)
+        except PlaywrightError as exc:  # the browser failed in a way no action check foresaw
+            ok, error = False, f"the browser failed during `{action.kind.value}`: {str(exc).splitlines()[0]}"
+        if not ok and not self.observe_after_failed_action:
+            return ok, error  # no pause, no new observation: the next step sees the page as it was before
+        unobserved = self._observe_again(timings)
+        if unobserved is not None:
+            ok, error = False, error or unobserved
+        return ok, error
+
+    def record_failed_step(self, reply: str, reason: str) -> StepResult:
+        """A step the policy could not turn into an action (`reason` says why): nothing happens on the
+        page, the step counts toward `agent.max_steps`, and it is recorded as failed."""
+        started, url_before = self._begin_step()
+        self._last_action, self._repeats = None, 0
+        self._actions.append(None)
+        self._check_step_limits()
+        return self._recorded(reply, None, False, reason, url_before, {"total_s": time.perf_counter() - started})
+
+    def end_episode(self, reason: str) -> None:
+        """End the episode for a reason of the caller's (the policy's prompt no longer fits its model)."""
+        self._end(reason)
+        if self.record is not None:
+            self.record.stop_reason = reason
+
+    def record_memory_step(self, reply: str) -> StepResult:
+        """A step that changed only the policy's memory (AgentOccam's `note`, `branch`): the page is
+        untouched, the step counts toward `agent.max_steps` and is recorded as done, with no action.
+        The reference runner's early-stop rules (`agent.early_stop: videowa`) do not see it."""
+        started, url_before = self._begin_step()
+        self._check_step_limits()
+        return self._recorded(reply, None, True, None, url_before, {"total_s": time.perf_counter() - started})
+
+    def observe_full_page(self) -> Observation:
+        """Observe the whole page (not only the viewport, no token budget); the next step's ids refer
+        to it. For tools that look elements up by role and name, such as the scripted policy."""
+        options = replace(self.options, viewport_only=False, token_budget=None)
+        self.observation = capture_observation(self.page, self.tabs.cdp(), self.tabs.info(), options)
+        return self.observation
+
+    def observe(self) -> Observation:
+        """Observe the current tab again (after a change of `options`, or of the page by other means)."""
+        self.observation = self._observe()
+        return self.observation
+
+    def _observe(self) -> Observation:
+        return capture_observation(self.page, self.tabs.cdp(), self.tabs.info(), self.options)
+
+    def _end(self, reason: str) -> None:
+        self.done = True
+        self.stop_reason = reason
+
+    def _recorded(
+        self,
+        reply: str,
+        action: Action | None,
+        ok: bool,
+        error: str | None,
+        url_before: str,
+        timings: dict[str, float],
+        commands: list[dict] | None = None,
+    ) -> StepResult:
+        url_after = self._safe_url()
+        self.record.steps.append(
+            StepRecord(
+                index=self.steps_taken,
+                action_text=reply,
+                action=action.to_dict() if action else None,
+                ok=ok,
+                error=error,
+                url_before=url_before,
+                url_after=url_after,
+                observation_text=self.observation.text,
+                timings=timings,
+                screenshot_png=self.observation.screenshot,
+                commands=commands or [],
+            )
+        )
+        self.record.final_url = url_after
+        self.record.answer = self.answer
+        self.record.stop_reason = self.stop_reason
+        self.record.duration_s = time.monotonic() - self._started
+        return StepResult(self.observation, action, ok, error, self.done, self.stop_reason, self.answer, timings)
+
+    def _safe_url(self) -> str:
+        try:
+            return self.url
+        except PlaywrightError:
+            return self.observation.url if self.observation else ""
+
+    def save_trace(self) -> str | None:
+        """Write the episode's network trace to `trace_path`; None when written (or none asked), else why not."""
+        if not self._tracing or self.context is None:
+            return None if self.trace_path is None else "no trace was started (the episode did not open its pages)"
+        self._tracing = False
+        try:
+            self.context.tracing.stop(path=str(self.trace_path))
+        except PlaywrightError as exc:
+            return f"the network trace was not saved: {str(exc).splitlines()[0]}"
+        return None
+
+    # ---- teardown ----
+
+    def _close_context(self) -> None:
+        if self.context is not None:
+            try:
+                self.context.close()
+            except PlaywrightError:
+                pass
+        self.context, self.tabs, self.observation, self._tracing = None, None, None, False
+
+    def close(self) -> None:
+        """Close the episode's context, and the browser when this environment launched it."""
+        self._close_context()
+        if self._playwright is not None:
+            self.browser.close()
+            self._playwright.stop()
+            self._playwright = None
+
+    def __enter__(self) -> BrowserEnv:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()

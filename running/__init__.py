@@ -1,0 +1,1 @@
+"""Running tasks: the runner (one worker, several, or Ray), a task from reset to record, rescoring from saved evidence, run folders and their records, the policy registry and the non-model policies."""
