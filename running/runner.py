@@ -103,7 +103,10 @@ _HARNESS_FIELDS = {
         "parser", "stop_answer", "states", "root_line", "observation_token_budget", "characters",
         "max_invalid_reasks", "observe_after_failed_action",
     ),
-    "video_context": ("intermediate_prompt", "intermediate_answer"),
+    "video_context": (
+        "intermediate_prompt", "intermediate_answer", "image_max_side", "frame_channel_order", "frame_format",
+        "transcript_max_chars", "summary_prompt",
+    ),
     "evaluation": ("reference_quirks",),  # scored another way: records with and without quirks are not mixed
 }
 

@@ -621,8 +621,24 @@ class VideoContextSettings:
     # VideoWA's video agents: one frame a second, at most 60, spread evenly over a longer video.
     frames_per_second: float = 1.0
     max_frames: int = 60
-    # 60 frames must fit one request: 768 px keeps UI text legible at ~1/3 the tokens of 1280.
+    # 60 frames must fit one request: 768 px keeps UI text legible at ~1/3 the tokens of 1280. 0: full size,
+    # as VideoWA sends them (`--harness videowa`). This and the next three set what the baselines (frames,
+    # the summary's request) and our factual question get; VideoWA's question (intermediate_prompt) its own.
     image_max_side: int = 768
+    # "rgb" (the frame's true colours) or "bgr" (OpenCV's BGR array handed on as RGB, red and blue swapped: how
+    # VideoWA's video_processor.py:44 makes its frames; `--harness videowa`).
+    frame_channel_order: str = "rgb"
+    # How a frame is encoded: "jpeg" (quality 85) or "png" (VideoWA's pil_to_b64; `--harness videowa`).
+    frame_format: str = "jpeg"
+    # Transcript characters shown with a task's videos, shared among them; 0: whole, as VideoWA fills
+    # its {audio} (`--harness videowa`). --transcript-only reads agent.transcript_max_chars instead.
+    transcript_max_chars: int = 12000
+    # `--policy summary`'s request for the summary: "ours" (agent/videowa_baselines/prompts/
+    # video_summary_request.txt after the frames) or "videowa" (the reference's file, read from
+    # `videowa_summary_file` at run time and laid out as its question is; `--harness videowa`).
+    summary_prompt: str = "ours"
+    # agent/prompts/jsons/video_frame_understanding.json in the user's VideoWA checkout (never copied here).
+    videowa_summary_file: str = ""
     # The role writing the task-conditioned summary and answering the factual question; the policy's by
     # default (VideoWA asks the agent's own model), "vlm" or "llm" to split them.
     summary_role: str = "policy"
@@ -634,7 +650,7 @@ class VideoContextSettings:
     # "reply" (the whole reply, as VideoWA's runner string-matches it; `--harness videowa`).
     intermediate_answer: str = "fenced"
     # The factual question's request: "ours" (agent/videos/prompts/video_question.txt, frames shrunk to
-    # image_max_side, transcript cut to agent.transcript_max_chars) or "videowa" (the reference's question file
+    # image_max_side, transcript cut to transcript_max_chars) or "videowa" (the reference's question file
     # read from `videowa_question_file` at run time, full-size frames in its BGR order, the whole transcript).
     intermediate_prompt: str = "ours"
     # agent/prompts/jsons/video_frame_intent_understanding.json in the user's VideoWA checkout (never copied here).

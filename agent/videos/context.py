@@ -7,7 +7,8 @@ factual question every video policy asks and by VideoWA's baselines.
 The index records each processed video's file and transcript (subtitles or speech
 recognition, processing/transcripts.py), so the baselines use the same videos the
 method does. Frames are spread evenly: one a second up to `max_frames`, then
-`max_frames` over the whole video, each shrunk to `image_max_side`.
+`max_frames` over the whole video, each shrunk to `image_max_side` (0: full size), in
+`frame_channel_order` and encoded as `frame_format`.
 """
 
 from __future__ import annotations
@@ -55,16 +56,31 @@ def load_task_videos(task: Any, index: Any, settings: Settings) -> tuple[list[Ta
     return found, problems
 
 
+FRAME_FORMATS = {"jpeg": {"image_format": "JPEG", "jpeg_quality": 85}, "png": {"image_format": "PNG"}}
+CHANNEL_ORDERS = ("rgb", "bgr")
+
+
 class VideoFrames:
     """Frames of videos at VideoWA's rate, decoded once per video per process."""
 
     def __init__(self, settings: VideoContextSettings, as_videowa_reads: bool = False) -> None:
-        """`as_videowa_reads`: each frame whole, as a PNG of OpenCV's BGR array read as RGB (red and blue
-        swapped), the way VideoWA's video processor hands frames to PIL; else shrunk, RGB, JPEG."""
+        """Each frame as `settings` say (image_max_side, frame_channel_order, frame_format); `as_videowa_reads`:
+        whole, as a PNG of OpenCV's BGR array read as RGB (red and blue swapped), the way VideoWA's video
+        processor hands frames to PIL, whatever the settings."""
         if settings.frames_per_second <= 0 or settings.max_frames < 1:
             raise UserError("video_context.frames_per_second must be above 0 and max_frames at least 1 (e.g. 1 and 60)")
         self.settings = settings
-        self.as_videowa_reads = as_videowa_reads
+        if as_videowa_reads:
+            self.look = (0, "bgr", "png")
+        else:
+            self.look = (settings.image_max_side, settings.frame_channel_order, settings.frame_format)
+        max_side, order, encoding = self.look
+        if max_side < 0:
+            raise UserError(f"video_context.image_max_side is {max_side}; use 0 (full size) or a size in pixels")
+        if order not in CHANNEL_ORDERS:
+            raise UserError(f"video_context.frame_channel_order is {order!r}; use 'rgb' or 'bgr'")
+        if encoding not in FRAME_FORMATS:
+            raise UserError(f"video_context.frame_format is {encoding!r}; use 'jpeg' or 'png'")
         self._frames: dict[Path, list[Frame]] = {}
 
     def sample(self, video: TaskVideo) -> list[Frame]:
@@ -74,6 +90,7 @@ class VideoFrames:
 
     def _decode(self, path: Path) -> list[Frame]:
         s = self.settings
+        max_side, order, encoding = self.look
         try:
             info = probe(path)
             # One a second while that gives at most max_frames; else max_frames spread over the video.
@@ -82,11 +99,10 @@ class VideoFrames:
             for frame in iter_frames(path, fps, info):
                 if len(frames) >= s.max_frames:
                     break
-                if self.as_videowa_reads:
-                    part = image_part(frame.bgr(), image_format="PNG")  # the array's BGR order taken as RGB
-                else:
-                    part = image_part(_shrunk(frame.bgr(), s.image_max_side), image_format="JPEG", jpeg_quality=85)
-                frames.append((round(frame.time_s, 2), part))
+                pixels = _shrunk(frame.bgr(), max_side)
+                # "bgr": the array goes on as it is and is read as RGB, as the reference's Image.fromarray does.
+                pixels = rgb_from_bgr(pixels) if order == "rgb" else pixels
+                frames.append((round(frame.time_s, 2), image_part(pixels, **FRAME_FORMATS[encoding])))
         except VideoError as exc:
             raise UserError(f"the frames of tutorial video {path} could not be read: {exc}") from exc
         return frames
@@ -95,9 +111,22 @@ class VideoFrames:
 def _shrunk(bgr: Any, max_side: int) -> Any:
     height, width = bgr.shape[:2]
     scale = max_side / max(height, width)
-    if scale < 1:
+    if 0 < scale < 1:
         bgr = cv2.resize(bgr, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    return rgb_from_bgr(bgr)
+    return bgr
+
+
+def transcript_share(settings: VideoContextSettings, videos: int) -> int:
+    """Characters of each video's transcript to show when `videos` are shown together; 0: all of it."""
+    total = settings.transcript_max_chars
+    if total < 0:
+        raise UserError(f"video_context.transcript_max_chars is {total}; use 0 (whole) or a number of characters")
+    return 0 if total == 0 else max(1, total // max(1, videos))
+
+
+def cut_transcript(text: str, chars: int) -> str:
+    """`text` cut to `chars` with a mark where it was cut; 0: whole."""
+    return text if chars == 0 or len(text) <= chars else text[:chars].rstrip() + " [...]"
 
 
 def spacing_words(frames: list[Frame]) -> str:
@@ -119,5 +148,4 @@ def frame_parts(video: TaskVideo, frames: list[Frame], transcript_chars: int) ->
 def transcript_part(video: TaskVideo, chars: int) -> dict[str, Any]:
     if not video.transcript:
         return block("video_no_narration")
-    text = video.transcript if len(video.transcript) <= chars else video.transcript[:chars].rstrip() + " [...]"
-    return block("transcript", title=video.title, transcript=text)
+    return block("transcript", title=video.title, transcript=cut_transcript(video.transcript, chars))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.base.replies import answer_of
-from agent.videos.context import TaskVideo, VideoFrames, frame_parts
+from agent.videos.context import TaskVideo, VideoFrames, frame_parts, transcript_share
 from agent.videos.templates import block
 from agent.videos.videowa_question import ask_like_videowa, load_question_prompt
 from foundation.errors import UserError
@@ -63,7 +63,8 @@ class FactualQuestion:
         self.settings = settings
         if context.intermediate_prompt == "videowa":
             self.reference = load_question_prompt(context.videowa_question_file)
-            self.frames = VideoFrames(context, as_videowa_reads=True)
+            wanted = VideoFrames(context, as_videowa_reads=True)
+            self.frames = frames if frames.look == wanted.look else wanted  # one decoding when they agree
         elif context.intermediate_prompt == "ours":
             self.reference = None
             self.frames = frames
@@ -74,7 +75,7 @@ class FactualQuestion:
     def ask(self, client: ModelClient, question: str, videos: list[TaskVideo]) -> tuple[str, dict[str, Any]]:
         context = self.settings.video_context
         if self.reference is None:
-            chars = self.settings.agent.transcript_max_chars // max(1, len(videos))
+            chars = transcript_share(context, len(videos))
             return ask_about_videos(client, context.question_role, question, videos, self.frames, chars,
                                     context.intermediate_answer)  # fmt: skip
         reply, record = ask_like_videowa(client, context.question_role, self.reference, question, videos, self.frames)

@@ -14,7 +14,11 @@ copied here. The request is laid out as that constructor does in chat mode for O
         objective = the question), then "frame-i" and each frame of the task's video
   user: the answer phrase
 
-The task's frames go as the reference sends them: full size, PNG, and in OpenCV's BGR order read
+`--policy summary` asks for its summary the same way (`video_context.summary_prompt: videowa`), with
+`agent/prompts/jsons/video_frame_understanding.json` and the task's intent as the objective, its frames
+and transcript as `video_context` sets them (the reference's way under `--harness videowa`).
+
+The question's frames go as the reference sends them: full size, PNG, and in OpenCV's BGR order read
 as RGB (its video processor builds PIL images straight from OpenCV's arrays); the example frames
 are PNG files opened as they are, so their colours are right.
 """
@@ -37,22 +41,31 @@ FIX = "set it to agent/prompts/jsons/video_frame_intent_understanding.json in yo
 
 def load_question_prompt(setting: str) -> ReferencePrompt:
     """Read and check the file `video_context.videowa_question_file` names; every problem is one line."""
-    if not setting:
-        raise UserError(
-            f"video_context.intermediate_prompt is videowa but {SETTING} is not set: {FIX} "
-            "(or --set video_context.intermediate_prompt=ours for our question)"
-        )
-    path = Path(setting).expanduser()
-    prompt = read_prompt_file(path, SETTING, FIX)
+    return load_frame_understanding_prompt(setting, SETTING, "video_frame_intent_understanding.json",
+                                           "intermediate_prompt", "our question", "question")  # fmt: skip
+
+
+def load_frame_understanding_prompt(
+    value: str, setting: str, file_name: str, switch: str, ours: str, kind: str
+) -> ReferencePrompt:
+    """A file the reference reads with its VideoFrameUnderstanding constructor (the factual question's, the
+    summary's), named by `setting` (its value `value`), which `video_context.<switch>: videowa` asks for."""
+    fix = f"set it to agent/prompts/jsons/{file_name} in your VideoWA checkout"
+    if not value:
+        raise UserError(f"video_context.{switch} is videowa but {setting} is not set: {fix} "
+                        f"(or --set video_context.{switch}=ours for {ours})")  # fmt: skip
+    path = Path(value).expanduser()
+    prompt = read_prompt_file(path, setting, fix)
     if prompt.constructor != "VideoFrameUnderstandingPromptConstructor" or not all(
         len(example) == 3 and isinstance(example[2], list) for example in prompt.examples
     ):
-        raise UserError(f"{SETTING}: {path} is not a frame question file (it names {prompt.constructor}); {FIX}")
+        raise UserError(f"{setting}: {path} is not a frame {kind} file (it names {prompt.constructor}); {fix}")
     return prompt
 
 
 def question_messages(prompt: ReferencePrompt, question: str, frames: list[dict[str, Any]], audio: str) -> list[Message]:
-    """The request: `frames` are image parts of the task's video, `audio` its transcript."""
+    """The request: `frames` are image parts of the task's video, `audio` its transcript, `question` fills
+    {objective} (the summary's file takes the task's intent there: agent.py:354-356)."""
     video = " ".join(f"[FRAME-{number}]" for number in range(1, len(frames) + 1))
     try:
         current = prompt.template.format(video=video, audio=audio, objective=question)

@@ -3,7 +3,11 @@
 - frames: the task's videos as frames at 1 fps (at most 60, spread evenly over a longer
   video) and their transcripts, given with the task at every step;
 - summary: one summary of those frames and transcript, written for the task once per
-  task (a cached model call, `video_context.summary_role`), given at every step.
+  task (a cached model call, `video_context.summary_role`), given at every step; asked
+  with our request or VideoWA's own file (`video_context.summary_prompt`).
+
+How the frames and transcript look (size, channel order, encoding, transcript length)
+is `video_context`'s; `--harness videowa` sends them as the reference does.
 
 Both act through the same base agent and observation as the method (`agent.base_agent`),
 so the only difference between a run of these and `--policy video` is how the video is
@@ -17,15 +21,18 @@ import argparse
 from typing import Any
 
 from agent.base.agent import make_base_agent
-from agent.videos.context import TaskVideo, VideoFrames, frame_parts, load_task_videos
+from agent.base.videowa_prompt import ReferencePrompt
+from agent.videos.context import TaskVideo, VideoFrames, cut_transcript, frame_parts, load_task_videos, transcript_share
 from agent.videos.question import FactualQuestion
 from agent.videos.task_videos import open_index
+from agent.videos.videowa_question import load_frame_understanding_prompt, question_messages
 from agent.videowa_baselines.material import FramesMaterial, SummaryMaterial
 from agent.videowa_baselines.templates import block
 from browser_env.observation import Observation
 from running.policy import PolicyStep
 from foundation.errors import UserError
 from model_access.client import ModelClient
+from model_access.messages import Message
 from model_access.replies import strip_thinking
 from settings import Settings
 
@@ -40,8 +47,10 @@ class VideoBaselinePolicy:
         self.client = ModelClient(settings)
         self.base = make_base_agent(settings, self.client)
         context = settings.video_context
+        self.summary_prompt: ReferencePrompt | None = None
         if kind == "summary":
             self.client.role_settings(context.summary_role)  # an unconfigured role fails before any task
+            self.summary_prompt = _summary_prompt(settings)
         self.client.role_settings(context.question_role)
         self.index = open_index(settings)
         self.frames = VideoFrames(context)
@@ -69,10 +78,11 @@ class VideoBaselinePolicy:
         if not self.videos:
             why = "; ".join(self.problems) or "the task names no tutorial video"
             raise UserError(f"--policy {self.kind} has no video to show for this task: {why}")
-        chars = self.settings.agent.transcript_max_chars // len(self.videos)
+        chars = transcript_share(self.settings.video_context, len(self.videos))
         if self.kind == "frames":
             parts = [part for video in self.videos for part in frame_parts(video, self.frames.sample(video), chars)]
-            narration = "\n\n".join(video.transcript[:chars] for video in self.videos if video.transcript)
+            narration = "\n\n".join(cut_transcript(video.transcript, chars) for video in self.videos
+                                     if video.transcript)  # fmt: skip
             self.material = FramesMaterial(parts, narration)
         else:
             self.summaries = {video.video_id: self._summary(video, chars) for video in self.videos}
@@ -98,6 +108,8 @@ class VideoBaselinePolicy:
             info["not_used"] = self.problems
         if self.summaries:
             info["summaries"] = self.summaries
+            if self.summary_prompt is not None:
+                info["summary_prompt"] = self.summary_prompt.path.name
         if self.intermediate is not None:
             info["intermediate_qa"] = self.intermediate
         return info
@@ -110,14 +122,34 @@ class VideoBaselinePolicy:
 
     def _summary(self, video: TaskVideo, chars: int) -> str:
         """One summary of the video for this task; the model cache makes it once per task and video."""
-        parts = frame_parts(video, self.frames.sample(video), chars)
-        parts.append(block("video_summary_request", title=video.title, objective=self.task.intent))
+        sampled = self.frames.sample(video)
+        messages: list[Message]
+        if self.summary_prompt is None:
+            parts = frame_parts(video, sampled, chars)
+            parts.append(block("video_summary_request", title=video.title, objective=self.task.intent))
+            messages = [{"role": "user", "content": parts}]
+        else:  # the reference's request: its file filled with the frames' marks, the transcript and the intent
+            frames = [image for _, image in sampled]
+            audio = cut_transcript(video.transcript, chars)
+            messages = question_messages(self.summary_prompt, self.task.intent, frames, audio)
         role = self.settings.video_context.summary_role
-        result = self.client.chat(role, [{"role": "user", "content": parts}], stage=SUMMARY_STAGE)
+        result = self.client.chat(role, messages, stage=SUMMARY_STAGE)
         summary = strip_thinking(result.text).strip()
         if not summary:
             raise UserError(f"the {role} model gave an empty summary of video {video.video_id}; check its endpoint")
         return summary
+
+
+def _summary_prompt(settings: Settings) -> ReferencePrompt | None:
+    """VideoWA's summary file when `video_context.summary_prompt` asks for it (read before any task)."""
+    choice = settings.video_context.summary_prompt
+    if choice == "ours":
+        return None
+    if choice != "videowa":
+        raise UserError(f"video_context.summary_prompt is {choice!r}; use 'ours' or 'videowa'")
+    return load_frame_understanding_prompt(settings.video_context.videowa_summary_file,
+                                           "video_context.videowa_summary_file", "video_frame_understanding.json",
+                                           "summary_prompt", "our summary request", "summary")  # fmt: skip
 
 
 def build_frames_policy(settings: Settings, args: argparse.Namespace) -> VideoBaselinePolicy:
