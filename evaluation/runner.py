@@ -101,7 +101,7 @@ _HARNESS_FIELDS = {
     ),
     "agentoccam": (
         "parser", "stop_answer", "states", "root_line", "observation_token_budget", "characters",
-        "max_invalid_reasks", "observe_after_failed_action",
+        "max_invalid_reasks", "observe_after_failed_action", "prompt_source",
     ),
     "video_context": ("intermediate_prompt", "intermediate_answer"),
     "evaluation": ("reference_quirks",),  # scored another way: records with and without quirks are not mixed
