@@ -64,3 +64,13 @@ def apply_agent_arguments(args: argparse.Namespace, settings: Settings) -> None:
     if getattr(args, "index", None):
         agent.index_dir = str(Path(args.index).expanduser())
     demonstration_mode(agent)
+    if settings.agentoccam.prompt_source == "original" and getattr(args, "policy", None) is not None:
+        plays = args.policy == "agentoccam" or (args.policy in _ON_BASE_AGENT and agent.base_agent == "agentoccam")
+        if plays:  # AgentOccam's own prompt: a checkout or file missing is one line before any run folder is made
+            from agent.base.agentoccam.agent import original_prompt
+
+            original_prompt(settings.agentoccam)
+
+
+# The policies that play the base agent (`agent.base_agent`), AgentOccam by default.
+_ON_BASE_AGENT = ("video", "base", "frames", "summary")

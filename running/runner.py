@@ -101,7 +101,7 @@ _HARNESS_FIELDS = {
     ),
     "agentoccam": (
         "parser", "stop_answer", "states", "root_line", "observation_token_budget", "characters",
-        "max_invalid_reasks", "observe_after_failed_action",
+        "max_invalid_reasks", "observe_after_failed_action", "prompt_source",
     ),
     "video_context": (
         "intermediate_prompt", "intermediate_answer", "image_max_side", "frame_channel_order", "frame_format",

@@ -612,6 +612,13 @@ class AgentOccamSettings:
     history_observation_steps: int = 3
     # Put the URL and the open tabs above the page (ours; AgentOccam shows the tree alone).
     show_url_and_tabs: bool = False
+    # The policy's prompt: "ours" (agent/base/agentoccam/prompts/: our words, a STEP section, RESULT lines) or
+    # "original" (AgentOccam's own texts read at run time from `checkout`, put together as its actor does: its
+    # system prompt, specifications, warnings, plan tree and history, no STEP section; `--harness agentoccam`).
+    prompt_source: str = "ours"
+    # A checkout of amazon-science/AgentOccam (the folder holding AgentOccam/prompts/; `~` allowed), read when
+    # prompt_source is original. Never copied into this project.
+    checkout: str = ""
 
 
 @dataclass

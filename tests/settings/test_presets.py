@@ -49,6 +49,7 @@ def test_the_agentoccam_preset_has_its_own_decoding_and_viewport(capsys) -> None
     assert (options["characters"], options["max_invalid_reasks"], options["observe_after_failed_action"]) == (
         "original", 0, False
     )
+    assert (options["prompt_source"], options["checkout"]) == ("original", "")  # its own prompt, from your checkout
     assert occam["run"]["reddit_post_wait_s"] == 1800 and occam["run"]["reddit_post_tasks"] == ["600-649", "681-688"]
     _, method = _show(capsys, "--harness", "method")
     assert method["models"]["policy"]["temperature"] is None  # the method's gpt-5-mini: its default
@@ -56,6 +57,7 @@ def test_the_agentoccam_preset_has_its_own_decoding_and_viewport(capsys) -> None
     assert (options["characters"], options["max_invalid_reasks"], options["observe_after_failed_action"]) == (
         "readable", 10, True
     )
+    assert options["prompt_source"] == "ours"
     assert method["run"]["reddit_post_wait_s"] == 0
     assert (method["browser"]["viewport_width"], method["agent"]["early_stop"]) == (1280, "none")
 

@@ -8,7 +8,9 @@ commands, `agentoccam.actions` plus branch/prune when `agentoccam.planning`, plu
 go_home when the task spans several sites) and one user message: the demonstration
 or other material the caller gives (see `agent.base_agent`), then the step number,
 the task, the plan tree with its notes, the interaction history of the active plan,
-the refined observation and the screenshot (`agent.use_screenshot`).
+the refined observation and the screenshot (`agent.use_screenshot`). That is our prompt
+(`agentoccam.prompt_source: ours`, prompts/); `original` sends AgentOccam's own, its texts read from the
+user's checkout and put together as its actor does (original_prompt.py): no step number, its history format.
 
 The reply's ACTION section is read as commands, as AgentOccam's code reads it
 (`original`, `agentoccam.parser: original`) or strictly (`commands`, `strict`). As in
@@ -36,6 +38,7 @@ from typing import Any
 
 from agent.base.agentoccam import original
 from agent.base.agentoccam.commands import PLANNING_COMMANDS, Command, offered, parse_commands
+from agent.base.agentoccam.original_prompt import HistoryEntry, OriginalPrompt
 from agent.base.agentoccam.plan import PlanError, PlanTree
 from agent.base.agentoccam.refine import RefinedPage, refine_tree, unrefined_page
 from agent.base.agentoccam.reply_grammar import headings, policy_grammar
@@ -49,10 +52,11 @@ from running.policy import PolicyStep
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from agent.base.task_images import images_of, task_image_parts
-from model_access.messages import Message, count_images, image_part, system_message
+from model_access.messages import Message, count_images, image_part, system_message, text_part
 from model_access.replies import ReplyParseError, extract_code_block, strip_thinking
 from model_access.structured_output import grammar_fields
 from settings import Settings
+from settings.schema import AgentOccamSettings
 from tasks.placeholders import PlaceholderValues
 
 logger = logging.getLogger(__name__)
@@ -116,6 +120,9 @@ class AgentOccamAgent(ModelPolicy):
             raise UserError(
                 f"agentoccam.max_invalid_reasks is {self.options.max_invalid_reasks}; use 0 (no bound) or more"
             )
+        # AgentOccam's own texts and assembly (`prompt_source: original`), read now from the user's checkout for
+        # every command that may be offered, so a missing file stops the run before its first task.
+        self.original_prompt = original_prompt(self.options) if self.options.prompt_source == "original" else None
         self.reset(None)
 
     # ---- the Policy protocol (the rest in ModelPolicy) ----
@@ -155,7 +162,7 @@ class AgentOccamAgent(ModelPolicy):
         self._learn_outcomes()
         self.last_observation = observation
         if self.plans is None:
-            self.plans = PlanTree(self.task.intent, observation.url)
+            self.plans = self._new_plans(observation.url)
         self.page = self.refine(observation)
         self.dialogs = self._take_dialogs()
         replies: list[str] = []
@@ -179,6 +186,9 @@ class AgentOccamAgent(ModelPolicy):
             except ActionParseError as exc:  # go_home without a home page; a page command its pattern voids
                 interaction.result = "; ".join([*interaction.done_here, f"not carried out: {exc.reason}"])
                 return self._step(replies, sections, planning, images, error=exc.reason)
+            finally:
+                if self.original_prompt is not None:  # AgentOccam records the plan active after the step (:1403)
+                    interaction.plan = self._plan_line()
             if actions:
                 interaction.env_step = self._env_steps()
                 return self._step(replies, sections, planning, images, actions=actions)
@@ -198,6 +208,7 @@ class AgentOccamAgent(ModelPolicy):
         """One reply with valid commands, re-asking at once (with a warning) while a command is invalid; at most
         `max_invalid_reasks` times, or with no bound when it is 0 (as AgentOccam), logging a warning at 10, 100..."""
         warning = ""
+        repeated_note = False  # original: once a note repeats, each later re-ask of the step warns of the note
         reasks = 0
         bound = self.options.max_invalid_reasks
         next_notice = 10
@@ -212,12 +223,19 @@ class AgentOccamAgent(ModelPolicy):
                 reading = self._read(action_text)
             except ActionParseError as exc:
                 problem = exc.reason
-                warning = render("invalid_warning", command=" ".join(action_text.split())[:200], reason=problem)
+                if self.original_prompt is None:
+                    warning = render("invalid_warning", command=" ".join(action_text.split())[:200], reason=problem)
+                elif not repeated_note:  # AgentOccam.py:920-923: the note's warning wins once given
+                    warning = self.original_prompt.invalid_warning(action_text)
             else:
                 if not reading.repeats_note:
                     return _Asked(sections, images, reading)
                 problem = f"the note {self.last_note!r} repeats the last one"
-                warning = render("repeated_note_warning", note=self.last_note)
+                repeated_note = True
+                if self.original_prompt is None:
+                    warning = render("repeated_note_warning", note=self.last_note)
+                else:
+                    warning = self.original_prompt.repeated_note_warning(self.last_note)
             reasks += 1
             if bound and reasks > bound:
                 error = f"{problem} ({reasks} replies; agentoccam.max_invalid_reasks)"
@@ -350,11 +368,8 @@ class AgentOccamAgent(ModelPolicy):
         parts: list[dict[str, Any]] = []
         if demonstration is not None:
             parts += demonstration.prompt_parts(agent.visual, agent.demonstration_image_max_side)
-        page = self.page.text or "(the page shows no elements)"
-        if self.dialogs:  # AgentOccam shows a dialog's message on the page it left behind
-            page = "\n".join(render("dialog", message=message) for message in self.dialogs) + "\n" + page
-        if self.options.show_url_and_tabs:
-            page = render("page_header", url=observation.url, tabs=tab_header(observation.tabs)) + "\n" + page
+        if self.original_prompt is not None:
+            return self._original_messages(observation, parts, warning)
         parts.append(
             block(
                 "step",
@@ -362,7 +377,7 @@ class AgentOccamAgent(ModelPolicy):
                 objective=self.task.intent,
                 plans=self.plans.text(),
                 history=self.history_text(),
-                page=page,
+                page=self._page_shown(observation, self.page.text or "(the page shows no elements)"),
             )
         )
         parts += task_image_parts(self.task_images)
@@ -370,7 +385,41 @@ class AgentOccamAgent(ModelPolicy):
         parts.append(block("closing"))
         return [system_message(self.system_prompt() + warning), {"role": "user", "content": parts}]
 
+    def _original_messages(self, observation: Observation, parts: list[dict[str, Any]], warning: str) -> list[Message]:
+        """AgentOccam's request (`prompt_source: original`, original_prompt.py): its system prompt, and after the
+        caller's material (`parts`) one text of its sections, the screenshot under its heading when
+        `agent.use_screenshot` (its image observation type), then the task's own images (ours)."""
+        visual = observation.screenshot is not None and self.settings.agent.use_screenshot
+        before, after = self.original_prompt.user_text(
+            {
+                "objective": self.task.intent,
+                "previous plans": self._plans_text(),
+                "interaction history": self.history_text(),
+                "current observation": self._page_shown(observation, self.page.text),
+            },
+            visual,
+        )
+        parts.append(text_part(before))
+        if visual:
+            parts.append(image_part(observation.screenshot))
+        if after:
+            parts.append(text_part(after))
+        parts += task_image_parts(self.task_images)
+        return [system_message(self.system_prompt() + warning), {"role": "user", "content": parts}]
+
+    def _page_shown(self, observation: Observation, page: str) -> str:
+        """The page's text with the dialogs it showed above it (and the URL and tabs with `show_url_and_tabs`)."""
+        if self.dialogs:  # AgentOccam shows a dialog's message on the page it left behind
+            page = "\n".join(render("dialog", message=message) for message in self.dialogs) + "\n" + page
+        if self.options.show_url_and_tabs:
+            page = render("page_header", url=observation.url, tabs=tab_header(observation.tabs)) + "\n" + page
+        return page
+
     def system_prompt(self) -> str:
+        max_steps = self.settings.agent.max_steps
+        final = self._env_steps() == max_steps - 1
+        if self.original_prompt is not None:
+            return self.original_prompt.system_prompt(self.commands, max_steps if final else None)
         planning = [name for name in self.commands if name in ("branch", "prune")]
         page = [name for name in self.commands if name not in planning]
         listed = "\n".join(f"- {render('actions/' + name)}" for name in page)
@@ -381,30 +430,29 @@ class AgentOccamAgent(ModelPolicy):
             planning=plan_text if planning else render("no_planning"),
             commands=listed,
         )
-        max_steps = self.settings.agent.max_steps
-        if self._env_steps() == max_steps - 1:
+        if final:
             text += "\n" + render("final_step", max_steps=max_steps)
         return text
 
     def history_text(self) -> str:
         """The interactions under the active plan, oldest first; also what selection reads as the history."""
         self._learn_outcomes()
-        if self.plans is None:
-            return render("history_empty")
-        wanted = set(self.plans.active.steps)
-        shown = [item for item in self.interactions if item.step in wanted]
+        shown = self._active_interactions()
+        if self.original_prompt is not None:  # AgentOccam.py:450-518; empty: the section is left out
+            prompt = self.original_prompt
+            entries = [
+                HistoryEntry(self._page_of(item, n, len(shown), prompt.same_page, item.description), item.plan,
+                             item.reason, item.command)
+                for n, item in enumerate(shown)
+            ]  # fmt: skip
+            return prompt.history(entries, show_plan=self.plans is not None and self.plans.active.plan_id != 0)
         if not shown:
             return render("history_empty")
-        recent = max(self.options.history_observation_steps, 0)
-        current = self.page.plain if self.page is not None else None
         entries = []
         for position, item in enumerate(shown):
-            observation = item.description or "(not described)"
-            if position >= len(shown) - recent:
-                if item.page == current:
-                    observation = render("history_same_page")
-                elif item.highlight and len(item.highlight.split()) < HIGHLIGHT_WORDS:
-                    observation = item.highlight
+            observation = self._page_of(
+                item, position, len(shown), render("history_same_page"), item.description or "(not described)"
+            )
             entries.append(
                 render(
                     "history_entry",
@@ -417,6 +465,33 @@ class AgentOccamAgent(ModelPolicy):
                 )
             )
         return "\n".join(entries)
+
+    def _active_interactions(self) -> list[Interaction]:
+        if self.plans is None:
+            return []
+        wanted = set(self.plans.active.steps)
+        return [item for item in self.interactions if item.step in wanted]
+
+    def _page_of(self, item: Interaction, position: int, count: int, same_page: str, described: str) -> str:
+        """A past step's page in the history: within the last `history_observation_steps` of the `count` shown,
+        `same_page` when the page has not changed since, else the highlighted elements when they are short
+        enough; otherwise `described`, the model's own description of it."""
+        if position >= count - max(self.options.history_observation_steps, 0):
+            if item.page == (self.page.plain if self.page is not None else None):
+                return same_page
+            if item.highlight and len(item.highlight.split()) < HIGHLIGHT_WORDS:
+                return item.highlight
+        return described
+
+    def _new_plans(self, url: str) -> PlanTree:
+        prompt = self.original_prompt
+        if prompt is None:
+            return PlanTree(self.task.intent, url)
+        # Its root plan wraps the objective; a note keeps its step counted from 0 (AgentOccam.py:1330, :843).
+        return PlanTree(prompt.root_plan(self.task.intent), url, lambda step, text: prompt.note_record(step - 1, text))
+
+    def _plans_text(self) -> str:
+        return self.plans.text() if self.original_prompt is None else self.original_prompt.plans(self.plans)
 
     # ---- the factual-retention question ----
 
@@ -458,6 +533,8 @@ class AgentOccamAgent(ModelPolicy):
 
     def _plan_line(self) -> str:
         active = self.plans.active
+        if self.original_prompt is not None:
+            return self.original_prompt.active_plan(active.plan_id, active.intent)
         return f"[{active.plan_id}] {active.intent}"
 
     def _check_element(self, command: Command) -> None:
@@ -482,7 +559,7 @@ class AgentOccamAgent(ModelPolicy):
             "reasoning": sections.get("REASON", ""),
             "observation_description": sections.get("OBSERVATION DESCRIPTION", ""),
             "command": sections.get("ACTION", ""),
-            "plans": self.plans.text(),
+            "plans": self._plans_text(),
             "images_sent": images,
             "observation_tokens_cut": bool(self.page and self.page.truncated),
         }
@@ -549,7 +626,13 @@ _CHOICES = {
     "stop_answer": ("original", "bracketed"),
     "states": ("original", "compact"),
     "characters": ("original", "readable"),
+    "prompt_source": ("ours", "original"),
 }
+
+
+def original_prompt(options: AgentOccamSettings) -> OriginalPrompt:
+    """AgentOccam's prompt from `agentoccam.checkout`, with the files of every command that may be offered."""
+    return OriginalPrompt(options.checkout, offered([*options.actions, "go_home"], options.planning))
 
 
 def build_agentoccam_policy(settings: Settings, args: argparse.Namespace) -> AgentOccamAgent:

@@ -11,6 +11,7 @@ reason is kept, and the browser returns to the page the plan was made on. Notes
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -38,11 +39,16 @@ class PlanError(ValueError):
     """A planning command that names no visible plan."""
 
 
+def our_note_record(step: int, text: str) -> str:
+    return f"STEP {step}: {text}"
+
+
 class PlanTree:
-    def __init__(self, objective: str, url: str) -> None:
+    def __init__(self, objective: str, url: str, note_record: Callable[[int, str], str] = our_note_record) -> None:
         self.root = PlanNode(0, objective, 0, url, 1)  # made with the first step, as in AgentOccam
         self.active = self.root
         self._next_id = 1
+        self.note_record = note_record  # how a note is kept: (the step, the text) -> its line
 
     def find(self, plan_id: int) -> PlanNode:
         for node in self.root.walk():
@@ -76,7 +82,7 @@ class PlanTree:
         return node
 
     def note(self, text: str, step: int) -> None:
-        self.active.notes.append(f"STEP {step}: {text}")
+        self.active.notes.append(self.note_record(step, text))
 
     def record_step(self, step: int) -> None:
         self.active.steps.append(step)
