@@ -1,10 +1,15 @@
-"""The VideoWA browser environment: one object per episode, `reset(task)` then `step(reply)` until done.
+"""The VideoWA browser environment: one object per episode, `reset(task, options)` then `act(actions)` (or
+`step(reply)`, which parses a reply first) until done.
 
     env = BrowserEnv(settings)            # or BrowserEnv(settings, browser=a_playwright_browser)
-    observation = env.reset(task)
-    result = env.step("```click [42]```")
+    observation = env.reset(task, EpisodeOptions.from_agent_settings(settings.agent))
+    result = env.act([parse_action("click [42]")], reply)   # or env.step("```click [42]```")
     ...
     env.record.save(folder); env.close()
+
+What the policy needs of it (observation, parser, early-stop rules...) comes in one `EpisodeOptions` at reset;
+the browser's own settings (`settings.browser`) stay the environment's. Below, `agent.X` names the setting
+that `EpisodeOptions.from_agent_settings` reads into the option of the same name.
 
 A step never raises for the agent's mistakes: an unparseable reply is a no-op
 step (with `agent.observe_after_unparseable`, as the reference's no-op action: the
@@ -35,6 +40,7 @@ from browser_env.auth import AuthStates, login_sites
 from foundation.browser import launch_chromium
 from browser_env.early_stop import ANSWER_PREFIX, stop_reason
 from browser_env.episode import EpisodeRecord, StepRecord
+from browser_env.episode_options import EARLY_STOP_RULES, EpisodeOptions
 from browser_env.execution import ActionError, execute_action
 from browser_env.observation import Observation, ObservationOptions, capture_observation
 from foundation.page_settle import SettleLimits
@@ -42,8 +48,7 @@ from browser_env.tabs import Tabs
 from browser_env.videowa_actions import reply_parser
 from settings import Settings
 
-
-EARLY_STOP_RULES = ("none", "consecutive", "videowa")
+__all__ = ["EARLY_STOP_RULES", "BrowserEnv", "EpisodeOptions", "StepResult"]
 
 
 class EpisodeTask(Protocol):
@@ -76,7 +81,16 @@ class StepResult:
 
 
 class BrowserEnv:
-    def __init__(self, settings: Settings, browser=None, options: ObservationOptions | None = None):
+    def __init__(
+        self,
+        settings: Settings,
+        browser=None,
+        options: ObservationOptions | None = None,
+        episode: EpisodeOptions | None = None,
+    ):
+        """`episode`: the options of every episode that `reset` is not handed others for; without it, what
+        `settings.agent` asks for (a convenience for scripts: runs pass the policy's options at reset).
+        `options`, when given, replaces its observation options."""
         self.settings = settings
         self._playwright = None
         if browser is None:
@@ -85,20 +99,15 @@ class BrowserEnv:
             self._playwright = sync_playwright().start()
             browser = launch_chromium(self._playwright, settings.browser)
         self.browser = browser
-        self.options = options or ObservationOptions.from_settings(settings.agent)
+        self.episode = episode or EpisodeOptions.from_agent_settings(settings.agent)
+        if options is not None:
+            self.episode = replace(self.episode, observation=options)
         self.limits = SettleLimits(
             grace_ms=settings.browser.settle_grace_ms,
             quiet_timeout_ms=settings.browser.settle_quiet_timeout_ms,
             navigation_timeout_ms=settings.browser.navigation_timeout_ms,
         )
         self.auth = AuthStates(settings, browser)
-        # `type` replaces a field's text (AgentOccam's type) instead of adding to it (WebArena's, VideoWA's).
-        self.type_clears_field = False
-        # A step may hold several actions, one starting each line, carried out in order (AgentOccam's ACTION).
-        self.several_actions = False
-        # After an action that fails, observe the page again; off: keep the observation from before it, as
-        # AgentOccam's environment does (set by its policy, `agentoccam.observe_after_failed_action`).
-        self.observe_after_failed_action = True
         self.context = None
         self.tabs: Tabs | None = None
         self.observation: Observation | None = None
@@ -123,6 +132,15 @@ class BrowserEnv:
     # ---- what evaluators and runners read ----
 
     @property
+    def options(self) -> ObservationOptions:
+        """How pages are observed in this episode (`episode.observation`)."""
+        return self.episode.observation
+
+    @options.setter
+    def options(self, value: ObservationOptions) -> None:
+        self.episode = replace(self.episode, observation=value)
+
+    @property
     def page(self):
         """The current tab."""
         if self.tabs is None:
@@ -135,11 +153,14 @@ class BrowserEnv:
 
     # ---- episode ----
 
-    def reset(self, task: EpisodeTask) -> Observation:
-        """Open a fresh browser context for `task`: its login state, viewport and start tabs."""
-        if self.settings.agent.early_stop not in EARLY_STOP_RULES:
+    def reset(self, task: EpisodeTask, options: EpisodeOptions | None = None) -> Observation:
+        """Open a fresh browser context for `task`: its login state, viewport and start tabs. `options`: what the
+        policy needs of this episode (kept for later episodes too); None keeps the current ones."""
+        if options is not None:
+            self.episode = options
+        if self.episode.early_stop not in EARLY_STOP_RULES:
             raise UserError(
-                f"agent.early_stop is {self.settings.agent.early_stop!r}; use one of {', '.join(EARLY_STOP_RULES)}"
+                f"agent.early_stop is {self.episode.early_stop!r}; use one of {', '.join(EARLY_STOP_RULES)}"
             )
         self._close_context()
         self._reset_counters()
@@ -197,52 +218,67 @@ class BrowserEnv:
         """Parse the action in `reply` (a model reply or a bare action) and carry it out. With
         `several_actions` on, a block of several actions (one starting each line) is carried out in
         order as one step, as AgentOccam runs every command of an ACTION; a stop ends it there."""
-        started, url_before = self._begin_step()
-        timings: dict[str, float] = {}
-        commands: list[dict] = []
         try:
             actions = self._read_actions(reply)
         except ActionParseError as exc:
-            action = None
-            ok, error = False, f"unparseable reply: {exc.reason}"
-            self._parse_failures += 1
-            self._last_action, self._repeats = None, 0
-            if self._parse_failures >= self.settings.agent.max_parse_failures and self._consecutive_rules:
-                self._end("parse_failures")
-            elif self.settings.agent.observe_after_unparseable:
-                error = self._observe_again(timings) or error
-        else:
-            self._parse_failures = 0
-            canonical = "\n".join(format_action(action) for action in actions)
-            self._repeats = self._repeats + 1 if canonical == self._last_action else 1
-            self._last_action = canonical
-            for action in actions:
-                if action.kind is ActionKind.STOP:
-                    self.answer = action.answer or ""
-                    self._end("stop")
-                    one_ok, one_error = True, None
-                else:
-                    one_ok, one_error = self._execute(action, timings)
-                commands.append({"action": format_action(action), "ok": one_ok, "error": one_error})
-                if self.done:
-                    break
-            ok = all(command["ok"] for command in commands)
-            failed = [command for command in commands if not command["ok"]]
-            if len(commands) == 1:
-                error = commands[0]["error"]
+            return self._unparseable(reply, exc)
+        return self.act(actions, reply)
+
+    def act(self, actions: list[Action], reply: str = "") -> StepResult:
+        """Carry out actions a policy has already read (in order, one step; a stop ends it there). `reply`, the
+        text they were read from, is kept in the step record; the actions themselves are not parsed again."""
+        if not actions:
+            return self._unparseable(reply, ActionParseError("the reply holds no action"))
+        started, url_before = self._begin_step()
+        timings: dict[str, float] = {}
+        commands: list[dict] = []
+        self._parse_failures = 0
+        canonical = "\n".join(format_action(action) for action in actions)
+        self._repeats = self._repeats + 1 if canonical == self._last_action else 1
+        self._last_action = canonical
+        for action in actions:
+            if action.kind is ActionKind.STOP:
+                self.answer = action.answer or ""
+                self._end("stop")
+                one_ok, one_error = True, None
             else:
-                error = "; ".join(f"`{command['action']}`: {command['error']}" for command in failed) or None
-            if not self.done and self._repeats >= self.settings.agent.max_repeated_actions and self._consecutive_rules:
-                self._end("repeated_action")
+                one_ok, one_error = self._execute(action, timings)
+            commands.append({"action": format_action(action), "ok": one_ok, "error": one_error})
+            if self.done:
+                break
+        ok = all(command["ok"] for command in commands)
+        failed = [command for command in commands if not command["ok"]]
+        if len(commands) == 1:
+            error = commands[0]["error"]
+        else:
+            error = "; ".join(f"`{command['action']}`: {command['error']}" for command in failed) or None
+        if not self.done and self._repeats >= self.episode.max_repeated_actions and self._consecutive_rules:
+            self._end("repeated_action")
         self._actions.append(action)
         self._check_step_limits()
         timings["total_s"] = time.perf_counter() - started
         return self._recorded(reply, action, ok, error, url_before, timings, commands if len(commands) > 1 else [])
 
+    def _unparseable(self, reply: str, exc: ActionParseError) -> StepResult:
+        """A step whose reply holds no action: a no-op, counted toward the early-stop rules."""
+        started, url_before = self._begin_step()
+        timings: dict[str, float] = {}
+        error = f"unparseable reply: {exc.reason}"
+        self._parse_failures += 1
+        self._last_action, self._repeats = None, 0
+        if self._parse_failures >= self.episode.max_parse_failures and self._consecutive_rules:
+            self._end("parse_failures")
+        elif self.episode.observe_after_unparseable:
+            error = self._observe_again(timings) or error
+        self._actions.append(None)
+        self._check_step_limits()
+        timings["total_s"] = time.perf_counter() - started
+        return self._recorded(reply, None, False, error, url_before, timings)
+
     def _read_actions(self, reply: str) -> list[Action]:
-        if self.several_actions:
+        if self.episode.several_actions:
             return parse_actions(reply)
-        return [reply_parser(self.settings.agent.action_parser)(reply)]
+        return [reply_parser(self.episode.action_parser)(reply)]
 
     def _begin_step(self) -> tuple[float, str]:
         """Count a step of a running episode; returns its start time and the URL before it."""
@@ -256,23 +292,23 @@ class BrowserEnv:
 
     @property
     def _videowa_rules(self) -> bool:
-        return self.settings.agent.early_stop == "videowa"
+        return self.episode.early_stop == "videowa"
 
     @property
     def _consecutive_rules(self) -> bool:
-        return self.settings.agent.early_stop == "consecutive"
+        return self.episode.early_stop == "consecutive"
 
     def _check_step_limits(self) -> None:
         """End the episode at the step limit, or by the reference's early-stop rules when they are chosen."""
         if self.done:
             return
-        agent = self.settings.agent
+        rules = self.episode
         if self._videowa_rules:
-            found = stop_reason(self._actions, agent.max_steps, agent.max_parse_failures, agent.max_repeated_actions)
+            found = stop_reason(self._actions, rules.max_steps, rules.max_parse_failures, rules.max_repeated_actions)
             if found is not None:
                 self.answer = ANSWER_PREFIX + found[1]  # the reference's stop answer, scored like any other
                 self._end(found[0])
-        elif self.steps_taken >= agent.max_steps:
+        elif self.steps_taken >= rules.max_steps:
             self._end("max_steps")
 
     def _fixed_wait(self) -> None:
@@ -303,14 +339,14 @@ class BrowserEnv:
                     self.observation.nodes,
                     self.limits,
                     self.settings.browser.navigation_timeout_ms,
-                    self.type_clears_field,
+                    self.episode.type_clears_field,
                 )
             )
         except ActionError as exc:
             ok, error = False, str(exc)
         except PlaywrightError as exc:  # the browser failed in a way no action check foresaw
             ok, error = False, f"the browser failed during `{action.kind.value}`: {str(exc).splitlines()[0]}"
-        if not ok and not self.observe_after_failed_action:
+        if not ok and not self.episode.observe_after_failed_action:
             return ok, error  # no pause, no new observation: the next step sees the page as it was before
         unobserved = self._observe_again(timings)
         if unobserved is not None:

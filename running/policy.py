@@ -1,4 +1,4 @@
-"""What the runner needs from a policy: observation in, action text out.
+"""What the runner needs from a policy: observation in, actions (or action text) out.
 
 A policy is any object with this shape; the runner never looks inside it. It
 gets the task once per episode, then one `act` per step, and for
@@ -8,8 +8,12 @@ demonstration it chose, the selection decisions) goes into `PolicyStep.info`.
 
 A policy that needs more of the page than the observation gives (the scripted
 policy looks elements up in the whole page) may define `attach_environment(env)`;
-the runner calls it with the episode's BrowserEnv before `reset`. A policy may also
-define `episode_info() -> dict`, whose result the task record keeps as `policy_info`.
+the runner calls it with the episode's BrowserEnv before `reset`, to read, never to change.
+What a policy needs the environment to do differently (observe the whole page, run several
+commands per step, keep the observation after a failed action) it declares in
+`episode_options(defaults: EpisodeOptions) -> EpisodeOptions`, which the runner calls with the
+options `settings.agent` gives and hands to `BrowserEnv.reset`. A policy may also define
+`episode_info() -> dict`, whose result the task record keeps as `policy_info`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from browser_env.actions import Action
+from browser_env.episode_options import EpisodeOptions
 from browser_env.observation import Observation
 
 
@@ -30,6 +36,15 @@ class PolicyStep:
     # Set when the step changed only the policy's memory (AgentOccam's `note` or `branch`, each one
     # of its steps): recorded as a successful step with no page action (`BrowserEnv.record_memory_step`).
     memory_only: bool = False
+    # The actions the policy already read from its reply (AgentOccam's commands): carried out as they are,
+    # the reply kept in the step record; None: the environment reads them from `reply`.
+    actions: list[Action] | None = None
+
+
+def declared_episode_options(policy: Any, defaults: EpisodeOptions) -> EpisodeOptions:
+    """The options a policy asks for its episodes (`defaults` when it declares none)."""
+    declare = getattr(policy, "episode_options", None)
+    return declare(defaults) if declare is not None else defaults
 
 
 class Policy(Protocol):

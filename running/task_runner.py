@@ -24,6 +24,8 @@ from typing import Any, Callable
 from playwright.sync_api import Error as PlaywrightError
 
 from browser_env.actions import Action, format_action
+from browser_env.episode_options import EpisodeOptions
+from running.policy import declared_episode_options
 from scoring.evaluate import CONFIG_ERROR, ERROR, TaskEvaluation, Verdict, evaluate_task
 from running.progress import TaskProgress
 from scoring.reference_quirks import quirk_set
@@ -210,7 +212,8 @@ class TaskRunner:
                 self.policy.attach_environment(env)
             self.policy.reset(task)
             env.trace_path = folder / NETWORK_TRACE_FILE if self.settings.run.record_network else None
-            env.reset(task)
+            defaults = EpisodeOptions.from_agent_settings(self.settings.agent)
+            env.reset(task, declared_episode_options(self.policy, defaults))
             while not env.done:
                 if self.progress is not None:
                     self.progress.step(len(env.record.steps) + 1)
@@ -320,6 +323,8 @@ def apply_policy_step(env: Any, step: Any) -> None:
         env.record_failed_step(step.reply, step.error)
     elif step.memory_only:
         env.record_memory_step(step.reply)
+    elif getattr(step, "actions", None) is not None:
+        env.act(step.actions, step.reply)
     else:
         env.step(step.reply)
 

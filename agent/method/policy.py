@@ -28,8 +28,9 @@ from agent.videos.context import VideoFrames, load_task_videos
 from agent.videos.question import FactualQuestion
 from agent.method.whole_video import choose_whole_video
 from foundation.errors import UserError
+from browser_env.episode_options import EpisodeOptions
 from browser_env.observation import Observation
-from running.policy import PolicyStep
+from running.policy import PolicyStep, declared_episode_options
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
 from settings import Settings
@@ -87,6 +88,9 @@ class VideoPolicy:
     def attach_environment(self, env: Any) -> None:
         self.base.attach_environment(env)
 
+    def episode_options(self, defaults: EpisodeOptions) -> EpisodeOptions:
+        return declared_episode_options(self.base, defaults)  # what its base agent needs of the environment
+
     def reset(self, task: Any) -> None:
         self._reset_episode()
         self.task = task
@@ -131,7 +135,7 @@ class VideoPolicy:
         if selection_record is not None:
             info["selection"] = selection_record
         info.update({key: value for key, value in step.info.items() if key != "reasoning"})
-        return PolicyStep(step.reply, info, step.error, step.memory_only)
+        return PolicyStep(step.reply, info, step.error, step.memory_only, step.actions)
 
     def answer_intermediate(self, question: str) -> str | None:
         """VideoWA's way (`video_context.intermediate_from: video`): a question over the videos' frames and

@@ -28,8 +28,9 @@ from agent.videos.task_videos import open_index
 from agent.videos.videowa_question import load_frame_understanding_prompt, question_messages
 from agent.videowa_baselines.material import FramesMaterial, SummaryMaterial
 from agent.videowa_baselines.templates import block
+from browser_env.episode_options import EpisodeOptions
 from browser_env.observation import Observation
-from running.policy import PolicyStep
+from running.policy import PolicyStep, declared_episode_options
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from model_access.messages import Message
@@ -69,6 +70,9 @@ class VideoBaselinePolicy:
 
     def attach_environment(self, env: Any) -> None:
         self.base.attach_environment(env)
+
+    def episode_options(self, defaults: EpisodeOptions) -> EpisodeOptions:
+        return declared_episode_options(self.base, defaults)  # what its base agent needs of the environment
 
     def reset(self, task: Any) -> None:
         self._reset_episode()

@@ -8,9 +8,10 @@ Every step: BrowserGym's observation -> ours (observation.py) -> the policy's `a
 default the sandbox's), so the video policy draws on that task's videos from the index; for a goal of another
 benchmark it is a task with that intent and the videos named in `videos` (webarena_ids.py gives VideoWA's).
 A step the policy could not turn into an action, or a memory-only step (AgentOccam's note), is BrowserGym's `noop()`.
-A policy that reaches for the environment (`attach_environment`: the scripted one looks at the whole page, AgentOccam
-sets the observation options and sends several actions per step) gets `PageView`, which renders the same BrowserGym
-observation with those options and carries the flags; several actions become one BrowserGym multi-action step.
+What a policy needs of the page it declares in its episode options (running/policy.py: AgentOccam reads the whole
+page and sends several actions per step); `PageView` renders BrowserGym's observation with those options, and is what
+a policy that reaches for the environment gets (`attach_environment`: the scripted one looks at the whole page);
+several actions become one BrowserGym multi-action step.
 Each step's AgentInfo also carries what the policy asked its models in that step, for AgentLab's XRay and result
 tables: `chat_messages` (the messages sent and the replies) and `stats` (tokens, calls, dollars; model_calls.py).
 """
@@ -27,8 +28,10 @@ from browsergym.experiments.agent import Agent, AgentInfo
 from browsergym.experiments.loop import AbstractAgentArgs
 
 from browser_env.actions import ActionKind, ActionParseError, parse_actions
+from browser_env.episode_options import EpisodeOptions
 from browser_env.observation import ObservationOptions
 from running.policies import build_policy
+from running.policy import declared_episode_options
 from browser_env.videowa_actions import reply_parser
 from tasks.loading import SANDBOX_CONFIGS_DIR, Task, load_tasks, task_from_config
 from tasks.placeholders import PlaceholderValues
@@ -53,13 +56,16 @@ class PolicyAgent(Agent):
     ) -> None:
         self.settings = bridge_settings(config, overrides)
         self.policy = build_policy(policy, self.settings, argparse.Namespace(solutions=solutions))
-        self.parse = reply_parser(self.settings.agent.action_parser)
+        # What the policy needs of the page (AgentOccam: the whole page, several commands a step), as our runner
+        # hands it to our environment; here it shapes the observation we build from BrowserGym's.
+        self.episode = declared_episode_options(self.policy, EpisodeOptions.from_agent_settings(self.settings.agent))
+        self.parse = reply_parser(self.episode.action_parser)
         known = load_tasks(tasks_path or SANDBOX_CONFIGS_DIR, settings=self.settings)
         self.tasks = {task.intent: task for task in known}
         self.videos = list(videos)
         self.action_set = HighLevelActionSet(subsets=ACTION_SUBSETS, multiaction=True, strict=False)
         self.goal: str | None = None
-        self.view = PageView(ObservationOptions.from_settings(self.settings.agent))
+        self.view = PageView(self.episode.observation)
         if hasattr(self.policy, "attach_environment"):
             self.policy.attach_environment(self.view)
         self.model_calls = StepModelCalls(self.policy, self.settings)
@@ -87,7 +93,10 @@ class PolicyAgent(Agent):
             info.extra_info["not_acted"] = step.error or "memory-only step"
             return "noop()", info
         try:
-            actions = parse_actions(step.reply) if self.view.several_actions else [self.parse(step.reply)]
+            if step.actions is not None:  # read by the policy already
+                actions = list(step.actions)
+            else:
+                actions = parse_actions(step.reply) if self.episode.several_actions else [self.parse(step.reply)]
         except ActionParseError as exc:
             info.extra_info["not_acted"] = f"unparseable reply: {exc.reason}"
             return "noop()", info
@@ -120,9 +129,7 @@ class PageView:
     BrowserEnv the scripted policy uses), answered from the latest BrowserGym observation."""
 
     def __init__(self, options: ObservationOptions) -> None:
-        self.options = options  # a policy may change them (AgentOccam: the whole page, WebArena's states)
-        self.several_actions = False  # AgentOccam: every command of its ACTION, in order
-        self.type_clears_field = False  # BrowserGym's fill always replaces a field's text, whatever this says
+        self.options = options  # the policy's (its episode options' observation)
         self.record = None  # no episode record of ours: AgentOccam then learns no per-command outcomes
         self.raw: dict = {}
         self.current: BridgedObservation | None = None

@@ -29,6 +29,7 @@ import pytest
 from agent.base.agentoccam.agent import AgentOccamAgent
 from browser_env.environment import BrowserEnv
 from foundation.errors import UserError
+from running.policy import declared_episode_options
 from running.task_runner import apply_policy_step
 from model_access.messages import prompt_text
 from model_access.scripted_server import ScriptedServer, load_script
@@ -80,7 +81,7 @@ def driven(sandbox, test_settings):
         task = _task(1)
         policy.attach_environment(env)
         policy.reset(task)
-        env.reset(task)
+        env.reset(task, declared_episode_options(policy, env.episode))
         first = env.observation
         viewport_height = first.viewport[1]
         nodes = list(first.nodes.values())
@@ -212,7 +213,7 @@ def forms(sandbox, test_settings):
         def start(task, url: str) -> None:
             task = replace(task, start_url=url, start_urls=[url])
             policy.reset(task)
-            env.reset(task)
+            env.reset(task, declared_episode_options(policy, env.episode))
 
         def node(role: str, name: str = ""):
             return next(n for n in env.observation.nodes.values() if n.role == role and name in n.name)
@@ -225,10 +226,10 @@ def forms(sandbox, test_settings):
         queue(occam(f"type [{box.node_id}] [tea] [1]"))
         _play_step(policy, env)
         out["search_url"], out["box_after"] = env.page.url, env.page.input_value("#search")
-        env.type_clears_field = False  # the react agent's environment, as WebArena and VideoWA type
+        env.episode = replace(env.episode, type_clears_field=False)  # as WebArena and VideoWA type
         env.step(f"```\ntype [{node('searchbox').node_id}] [cake] [0]\n```")
         out["box_appended"] = env.page.input_value("#search")
-        env.type_clears_field = True
+        env.episode = replace(env.episode, type_clears_field=True)
 
         # Two page commands in one ACTION, a remark after each: both run, in order, in one step.
         start(_task(1), sandbox.shop_url)
@@ -724,7 +725,7 @@ def test_after_a_failed_action_the_original_keeps_the_previous_observation(sandb
                 try:
                     policy.attach_environment(env)
                     policy.reset(_task(1))
-                    env.reset(_task(1))
+                    env.reset(_task(1), declared_episode_options(policy, env.episode))
                     link = next(
                         n for n in env.observation.nodes.values()
                         if n.role == "link" and n.name.strip() == "Grocery & Gourmet Food"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -215,7 +216,7 @@ def test_without_early_stop_only_the_step_limit_ends_the_episode(make_env, env_s
 
 def test_several_actions_in_one_step_run_in_order_and_a_stop_ends_there(make_env, controls) -> None:
     env = make_env()
-    env.several_actions = True  # AgentOccam's policy turns it on: every command of its ACTION runs
+    env.episode = replace(env.episode, several_actions=True)  # AgentOccam asks for it: every command of its ACTION runs
     observation = env.reset(controls)
     query = find_id(observation, "textbox", "Search terms")
     block = f"```\nclear [{query}]\ntype [{query}] [kettle] [0]\nclick [424242]\nstop [done]\nclick [{query}]\n```"

@@ -46,7 +46,8 @@ from agent.base.agentoccam.templates import block, render
 from agent.base.agent import PromptMaterial, without_videos
 from agent.base.model_policy import POLICY_ROLE, ModelPolicy
 from agent.base.templates import block as agent_block
-from browser_env.actions import ActionParseError
+from browser_env.actions import ActionParseError, parse_actions
+from browser_env.episode_options import EpisodeOptions
 from browser_env.observation import Observation, tab_header
 from running.policy import PolicyStep
 from foundation.errors import UserError
@@ -128,19 +129,25 @@ class AgentOccamAgent(ModelPolicy):
     # ---- the Policy protocol (the rest in ModelPolicy) ----
 
     def attach_environment(self, env: Any) -> None:
-        """AgentOccam reads the whole page: the environment observes it all and leaves the budget to us.
-        Its `type` replaces a field's text."""
-        self.env = env
-        if self.options.whole_page and getattr(env, "options", None) is not None:
-            env.options = replace(env.options, viewport_only=False, token_budget=None)
-        if self.options.states == "original" and getattr(env, "options", None) is not None:
-            env.options = replace(env.options, states="webarena")  # every state, as WebArena's tree reports them
-        if hasattr(env, "type_clears_field"):
-            env.type_clears_field = self.options.type_clears_field
-        if hasattr(env, "several_actions"):
-            env.several_actions = True  # every page command of an ACTION runs, in order, in one step
-        if hasattr(env, "observe_after_failed_action"):  # AgentOccam keeps the observation from before it
-            env.observe_after_failed_action = self.options.observe_after_failed_action
+        self.env = env  # read for dialogs, the tabs and how each command went; never changed
+
+    def episode_options(self, defaults: EpisodeOptions) -> EpisodeOptions:
+        """AgentOccam reads the whole page (the environment observes it all and leaves the budget to us), with
+        WebArena's element states under `agentoccam.states: original`; every page command of an ACTION runs,
+        in order, in one step; its `type` replaces a field's text; after a failed action it may keep the
+        observation from before it."""
+        observation = defaults.observation
+        if self.options.whole_page:
+            observation = replace(observation, viewport_only=False, token_budget=None)
+        if self.options.states == "original":
+            observation = replace(observation, states="webarena")  # every state, as WebArena's tree reports them
+        return replace(
+            defaults,
+            observation=observation,
+            several_actions=True,
+            type_clears_field=self.options.type_clears_field,
+            observe_after_failed_action=self.options.observe_after_failed_action,
+        )
 
     def reset(self, task: Any) -> None:
         self.task = task
@@ -572,7 +579,9 @@ class AgentOccamAgent(ModelPolicy):
             return PolicyStep(replies[-1], info, error)
         if memory_only:
             return PolicyStep(sections.get("ACTION", "") or replies[-1], info, memory_only=True)
-        return PolicyStep("```\n" + "\n".join(actions or []) + "\n```", info)
+        # The commands were read here: the environment carries them out as actions, without reading them again.
+        block = "```\n" + "\n".join(actions or []) + "\n```"
+        return PolicyStep(block, info, actions=parse_actions(block) if actions else [])
 
     def _screenshot_parts(self, observation: Observation | None) -> list[dict[str, Any]]:
         if observation is None or observation.screenshot is None or not self.settings.agent.use_screenshot:
