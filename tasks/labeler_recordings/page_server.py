@@ -34,3 +34,8 @@ class PageServer:
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:  # a request per page is not worth a line
         pass
+
+
+def page_files(folder: Path) -> dict[str, str]:
+    """The `*.html` pages of `folder` by name, as `PageServer` takes them."""
+    return {page.stem: page.read_text("utf-8") for page in folder.glob("*.html")}

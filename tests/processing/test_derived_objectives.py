@@ -17,7 +17,8 @@ from processing.plugins import LABELERS
 from processing.records import LabeledAction
 from settings import load_settings
 from tasks.sandbox.tutorials import chrome
-from tasks.sandbox.tutorials.encoder import VideoEncoder
+from tasks.recording.encoder import VideoEncoder
+from tasks.sandbox.tutorials.recorder import STYLE
 
 WIDTH, PAGE_HEIGHT, FPS = 1280, 720, 15
 
@@ -116,7 +117,7 @@ def two_page_video(tmp_path_factory) -> Path:
     """4 s: a search typed on "One Stop Market", then the "My Wish List" page; with its ground-truth log."""
     folder = tmp_path_factory.mktemp("derived-video")
     video = folder / "wishlist_demo.mp4"
-    encoder = VideoEncoder(video, WIDTH, chrome.HEIGHT + PAGE_HEIGHT, FPS)
+    encoder = VideoEncoder(video, WIDTH, chrome.HEIGHT + PAGE_HEIGHT, FPS, STYLE.codec)
     try:
         for n in range(4 * FPS):
             frame = frame_with_title("One Stop Market") if n < 2 * FPS else frame_with_title("My Wish List", 200)

@@ -1,4 +1,4 @@
-"""Three small web apps (project tracker, recipe site, account settings) and a tiny server for them.
+"""Three small web apps (project tracker, recipe site, account settings), served as static pages.
 
 They behave like real apps where it matters to a labeler: buttons tint on hover, saving
 shows a spinner before the result, transient toasts appear and fade, links underline,
@@ -8,8 +8,6 @@ and the pages are long enough to scroll.
 from __future__ import annotations
 
 from pathlib import Path
-
-from tasks.labeler_recordings.page_server import PageServer
 
 _PAGES = Path(__file__).resolve().parent / "pages"
 NAMES = ("tracker", "recipes", "settings")
@@ -21,8 +19,6 @@ def page(name: str) -> str:
     return "".join(path.read_text(encoding="utf-8") for path in parts)
 
 
-class AppServer(PageServer):
-    """Serves the apps as static pages from `folder` on a free local port, in a background thread."""
-
-    def __init__(self, folder: Path) -> None:
-        super().__init__(folder, {name: page(name) for name in NAMES})
+def pages() -> dict[str, str]:
+    """Every app's page by name, as the page server takes them."""
+    return {name: page(name) for name in NAMES}

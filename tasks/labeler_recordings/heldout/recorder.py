@@ -1,196 +1,90 @@
-"""Record the held-out scripts into 1280x720, 12 fps H.264 videos with exact ground truth.
+"""The held-out style: 1280x720, 12 fps H.264 videos with exact ground truth, watched live after each action.
 
-Unlike the sandbox recorder (a virtual clock between screenshots), this one lets the
-page run in real time after each click or key: it keeps taking screenshots for a
-moment, each shown at the video time it was taken, so spinners, toasts and fades appear
-as a screen recorder would catch them. Between actions the clock is virtual (pointer
-moves, pauses). The pointer is composed onto each frame with this package's own
-drawings, its shape taken from the page's CSS cursor under it.
+Unlike the other styles (a virtual clock between screenshots), this one lets the page run
+in real time after each click or key: it keeps taking screenshots for a moment, each shown
+at the video time it was taken, so spinners, toasts and fades appear as a screen recorder
+would catch them. Between actions the clock is virtual (pointer moves, pauses). Each script
+chooses its pointer theme and click effect (`pointer_art`); the pointer's shape is taken
+from the page's CSS cursor under it.
 
     <cache>/labeler_heldout/<name>.mp4 / .actions.json / .fingerprint
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import random
-import subprocess
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from foundation.errors import UserError
-from tasks.labeler_recordings.heldout import apps, pointer_art, scripts
-from tasks.labeler_recordings.heldout.scripts import Script
 from settings import Settings
-from tasks.labeler_recordings.saving import restore_recording, save_recording
+from tasks.labeler_recordings import recorder
+from tasks.labeler_recordings.heldout import apps, pointer_art, scripts
+from tasks.labeler_recordings.take import Take
+from tasks.recording.encoder import Codec
+from tasks.recording.film import Film
+from tasks.recording.motion import Reach
+from tasks.recording.style import VideoStyle
 from tasks.sandbox.tutorials.ground_truth import ActionRecord
 
-STYLE = "held-out"  # the recordings store's name for this style, and the description it writes
-FPS = 12
-WIDTH, HEIGHT = 1280, 720
+VIDEO = VideoStyle(
+    width=1280, page_height=720, capture_fps=12, pointer=pointer_art.THEMES[0],
+    codec=Codec("bgr24", ("-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p")),
+)  # fmt: skip
+FPS = VIDEO.fps
 LIVE_AFTER_S = 1.6  # real time watched after a click or Enter: loading states and toasts happen then
 _IS_FIELD = "([x, y]) => { const e = document.elementFromPoint(x, y); return !!e && e.tagName === 'INPUT'; }"
-_CODE = [Path(apps.__file__), Path(pointer_art.__file__), Path(scripts.__file__), Path(__file__),
-         *sorted((Path(apps.__file__).parent / "pages").glob("*.html"))]
+_CURSOR = "([x, y]) => { const e = document.elementFromPoint(x, y); return e ? getComputedStyle(e).cursor : 'auto'; }"
 
 
-@dataclass(frozen=True)
-class Recording:
-    name: str
-    video: Path
-    actions: Path
+class LiveTake(Take):
+    """Films the page as it runs: a screenshot whenever it may have changed, shown from then on."""
 
+    def __init__(self, style: recorder.LabelerStyle, page, film: Film, rng: random.Random) -> None:
+        super().__init__(style, page, film, rng)
+        self.snap()
 
-def folder_of(settings: Settings) -> Path:
-    return Path(settings.paths.cache_dir) / "labeler_heldout"
-
-
-def fingerprint(script: Script) -> str:
-    digest = hashlib.sha256(repr(script).encode())
-    for path in _CODE:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def record_all(settings: Settings, only: list[str] | None = None, report=print) -> list[Recording]:
-    """Every held-out recording, recording those missing or made by older code first."""
-    folder = folder_of(settings)
-    chosen = [s for s in scripts.SCRIPTS if not only or s.name in only]
-    if only and len(chosen) != len(set(only)):
-        names = ", ".join(s.name for s in scripts.SCRIPTS)
-        raise UserError(f"unknown held-out recording in {only}: choose from {names}")
-    stale = [
-        s for s in chosen if not _current(folder, s) and not restore_recording(folder, STYLE, s.name, fingerprint(s))
-    ]
-    if stale:
-        from playwright.sync_api import sync_playwright
-
-        from foundation.browser import launch_chromium
-
-        with apps.AppServer(folder / "site") as server, sync_playwright() as playwright:
-            browser = launch_chromium(playwright, settings.browser)
-            try:
-                for script in stale:
-                    started = time.monotonic()
-                    seconds = _record(browser, server.url(script.app), script, folder)
-                    report(f"recorded {script.name}: {seconds:.1f} s of video in {time.monotonic() - started:.1f} s")
-            finally:
-                browser.close()
-    return [Recording(s.name, folder / f"{s.name}.mp4", folder / f"{s.name}.actions.json") for s in chosen]
-
-
-def _current(folder: Path, script: Script) -> bool:
-    mark = folder / f"{script.name}.fingerprint"
-    needed = [folder / f"{script.name}{suffix}" for suffix in (".mp4", ".actions.json")]
-    return mark.exists() and all(p.exists() for p in needed) and mark.read_text().strip() == fingerprint(script)
-
-
-class _Encoder:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        command = ["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "bgr24",
-                   "-s", f"{WIDTH}x{HEIGHT}", "-r", str(FPS), "-i", "-", "-c:v", "libx264", "-preset", "veryfast",
-                   "-crf", "23", "-pix_fmt", "yuv420p", "-f", "mp4", str(path)]  # fmt: skip
-        try:
-            self.process = subprocess.Popen(command, stdin=subprocess.PIPE)
-        except FileNotFoundError:
-            raise UserError("ffmpeg not found: install it (apt-get install ffmpeg)") from None
-
-    def write(self, frame: np.ndarray) -> None:
-        self.process.stdin.write(frame.tobytes())
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        if self.process.wait() != 0:
-            raise UserError(f"ffmpeg failed writing {self.path}: see its message above")
-
-
-class _Take:
-    """One recording in progress: the page, the video clock, the pointer."""
-
-    def __init__(self, page, encoder: _Encoder, script: Script, rng: random.Random) -> None:
-        self.page, self.encoder, self.rng = page, encoder, rng
-        self.theme = next(t for t in pointer_art.THEMES if t.name == script.theme)
-        self.effect = script.effect
-        self.t = 0.0
-        self.frames = 0
-        self.x, self.y = rng.uniform(500, 800), rng.uniform(300, 500)
-        self.shape = "arrow"
-        self.clicks: list[tuple[float, float, float]] = []  # (time, x, y) for click effects
-        self.screen = self._shot()
-        self.actions: list[ActionRecord] = []
-
-    def _shot(self) -> np.ndarray:
+    def snap(self) -> None:
         png = self.page.screenshot(type="png")
-        return cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        self.film.show_page(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR))
 
-    def _emit_until(self, t_end: float) -> None:
-        """Write frames up to video time `t_end` showing the current screen and pointer."""
-        while self.frames / FPS < t_end - 1e-9:
-            now = self.frames / FPS
-            frame = self.screen.copy()
-            for t0, cx, cy in self.clicks:
-                pointer_art.draw_effect(frame, self.effect, cx, cy, now - t0)
-            pointer_art.paste(frame, self.theme, self.shape, self.x, self.y)
-            self.encoder.write(frame)
-            self.frames += 1
-        self.t = max(self.t, t_end)
+    shown_changed = snap
 
     def hold(self, seconds: float) -> None:
-        self._emit_until(self.t + seconds)
+        self.film.hold(seconds)
 
     def live(self, seconds: float) -> None:
         """Let the page run in real time, showing each screenshot at the video time it was taken."""
         start_real, start_t = time.monotonic(), self.t
         while (elapsed := time.monotonic() - start_real) < seconds:
-            self._emit_until(start_t + elapsed)
-            self.screen = self._shot()
-        self._emit_until(start_t + seconds)
+            self.film.hold_until(start_t + elapsed)
+            self.snap()
+        self.film.hold_until(start_t + seconds)
 
     def _update_shape(self) -> None:
-        cursor = self.page.evaluate(
-            "([x, y]) => { const e = document.elementFromPoint(x, y); return e ? getComputedStyle(e).cursor : 'auto'; }",
-            [self.x, self.y],
-        )
+        cursor = self.page.evaluate(_CURSOR, [self.x, self.y])
         if cursor == "pointer":
-            self.shape = "hand"
+            self.film.shape = "hand"
         elif cursor == "text" or (cursor == "auto" and self.page.evaluate(_IS_FIELD, [self.x, self.y])):
-            self.shape = "text"
+            self.film.shape = "text"
         else:
-            self.shape = "arrow"
+            self.film.shape = "arrow"
 
     def move(self, x: float, y: float) -> None:
         """Glide along a slight curve with easing; hover effects come from moving the real mouse too."""
-        x0, y0 = self.x, self.y
-        distance = math.hypot(x - x0, y - y0)
-        duration = min(1.4, 0.25 + distance / 900) * self.rng.uniform(0.85, 1.2)
-        bend = self.rng.uniform(-0.15, 0.15) * distance
-        normal = ((y0 - y) / (distance or 1), (x - x0) / (distance or 1))
-        steps = max(1, int(duration * FPS))
-        for i in range(1, steps + 1):
-            s = i / steps
-            e = s * s * (3 - 2 * s)
-            arc = math.sin(math.pi * e) * bend
-            self.x, self.y = x0 + (x - x0) * e + normal[0] * arc, y0 + (y - y0) * e + normal[1] * arc
+        reach = self.style.reach
+        steps, bend = reach.plan(math.hypot(x - self.x, y - self.y), self.rng, self.film.fps)
+        for i, point in enumerate(reach.path(self.film.cursor, (x, y), steps, bend), 1):
+            self.film.cursor = point
             if i == steps // 2 or i == steps:
                 self.page.mouse.move(self.x, self.y)
                 self._update_shape()
-                self.screen = self._shot()
+                self.snap()
             self.hold(1 / FPS)
-
-    def box(self, selector: str) -> tuple[float, float, float, float]:
-        element = self.page.locator(selector).first
-        element.scroll_into_view_if_needed()
-        self.screen = self._shot()
-        found = element.bounding_box()
-        if not found:
-            raise UserError(f"held-out script: {selector!r} is not on the page")
-        return found["x"], found["y"], found["width"], found["height"]
 
     def aim(self, box, text_start: bool = False) -> tuple[float, float]:
         x, y, w, h = box
@@ -199,38 +93,11 @@ class _Take:
         return x + w / 2 + self.rng.uniform(-w / 5, w / 5), y + h / 2 + self.rng.uniform(-h / 6, h / 6)
 
     def press_mouse(self) -> None:
-        self.clicks.append((self.t, self.x, self.y))
+        self.film.click()
         self.page.mouse.click(self.x, self.y)
 
 
-def _record(browser, url: str, script: Script, folder: Path) -> float:
-    folder.mkdir(parents=True, exist_ok=True)
-    partial = folder / f"{script.name}.partial.mp4"
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, device_scale_factor=1)
-    encoder = _Encoder(partial)
-    try:
-        page = context.new_page()
-        page.goto(url)
-        take = _Take(page, encoder, script, random.Random(f"heldout:{script.name}"))
-        take.hold(1.0)
-        for index, step in enumerate(script.steps):
-            _play(take, step, index)
-        take.hold(1.0)
-        encoder.close()
-    except BaseException:
-        encoder.process.kill()
-        raise
-    finally:
-        context.close()
-    duration = take.frames / FPS
-    save_recording(
-        folder, partial, script, style=STYLE, url=url, fps=FPS, size=(WIDTH, HEIGHT), duration_s=duration,
-        actions=take.actions, fingerprint=fingerprint(script),
-    )
-    return duration
-
-
-def _play(take: _Take, step: tuple, index: int) -> None:
+def _play(take: LiveTake, step: tuple, index: int) -> None:
     rng = take.rng
     kind = step[0]
     if kind == "pause":
@@ -264,7 +131,7 @@ def _play(take: _Take, step: tuple, index: int) -> None:
         for char in text:
             take.hold(rng.uniform(0.07, 0.22) + (0.25 if previous == " " else 0.0))
             take.page.keyboard.type(char)
-            take.screen = take._shot()
+            take.snap()
             previous = char
         take.hold(0.1)
         record.end_s = take.t
@@ -285,7 +152,7 @@ def _play(take: _Take, step: tuple, index: int) -> None:
         for _ in range(max(1, abs(amount) // 60)):  # smooth: small wheel steps a frame or two apart
             take.page.mouse.wheel(0, notch)
             take.page.wait_for_timeout(30)
-            take.screen = take._shot()
+            take.snap()
             take.hold(rng.choice((1, 2)) / FPS)
         take.live(0.3)
         record.end_s = take.t
@@ -308,7 +175,7 @@ def _play(take: _Take, step: tuple, index: int) -> None:
         record = ActionRecord("type", label, "textbox", text, take.t, take.t, index, cursor=[take.x, take.y])
         for char in text:
             take.page.keyboard.type(char)
-            take.screen = take._shot()
+            take.snap()
             take.hold(rng.uniform(0.07, 0.22))
         record.end_s = take.t
         take.actions.append(record)
@@ -324,7 +191,7 @@ def _play(take: _Take, step: tuple, index: int) -> None:
         box = take.box(step[1])
         take.move(*take.aim(box))
         take.page.mouse.move(take.x, take.y)
-        take.screen = take._shot()
+        take.snap()
         take.hold(rng.uniform(1.0, 1.6))
     elif kind in ("menu_keys", "menu_list"):
         _play_menu(take, step, index)
@@ -352,7 +219,7 @@ _MARK_ROW = """(i) => { const rows = document.querySelectorAll('#__list > div');
   rows.forEach((row, n) => row.style.background = n === i ? '#d0d7e5' : '#fff'); }"""
 
 
-def _play_menu(take: _Take, step: tuple, index: int) -> None:
+def _play_menu(take: LiveTake, step: tuple, index: int) -> None:
     """A native menu: clicked, then the option chosen with the arrow keys or from the opened list; one select."""
     kind, selector, name, option = step
     rng, page = take.rng, take.page
@@ -364,27 +231,51 @@ def _play_menu(take: _Take, step: tuple, index: int) -> None:
     take.hold(rng.uniform(0.25, 0.5))
     record = ActionRecord("select", name, "combobox", option, take.t, take.t, index, cursor=[take.x, take.y],
                           box=list(box))  # fmt: skip
-    take.clicks.append((take.t, take.x, take.y))
+    take.film.click()
     element.focus()
     if kind == "menu_keys":
-        take.screen = take._shot()
+        take.snap()
         take.hold(rng.uniform(0.4, 0.7))
         for position in range(element.evaluate("el => el.selectedIndex") + 1, wanted + 1):
             page.evaluate(_PICK, [element.element_handle(), position])
-            take.screen = take._shot()
+            take.snap()
             take.hold(rng.uniform(0.35, 0.6))
     else:
         element.evaluate(_OPEN_LIST)
-        take.screen = take._shot()
+        take.snap()
         take.hold(rng.uniform(0.4, 0.7))
         row = page.locator("#__list > div").nth(wanted).bounding_box()
         take.move(row["x"] + row["width"] * rng.uniform(0.2, 0.5), row["y"] + row["height"] / 2)
         page.evaluate(_MARK_ROW, wanted)
-        take.screen = take._shot()
+        take.snap()
         take.hold(rng.uniform(0.3, 0.5))
-        take.clicks.append((take.t, take.x, take.y))
+        take.film.click()
         page.evaluate(_PICK, [element.element_handle(), wanted])
-        take.screen = take._shot()
+        take.snap()
     record.end_s = take.t
     take.actions.append(record)
     take.hold(rng.uniform(0.4, 0.8))
+
+
+def _look_of(script: scripts.Script):
+    """The script's own pointer theme and click effect."""
+    return next(t for t in pointer_art.THEMES if t.name == script.theme), pointer_art.EFFECTS[script.effect]
+
+
+_PAGES = sorted((Path(apps.__file__).parent / "pages").glob("*.html"))
+STYLE = recorder.LabelerStyle(
+    key="heldout", name="held-out", video=VIDEO, scripts=scripts.SCRIPTS, pages=apps.pages,
+    code=(Path(__file__), Path(apps.__file__), Path(pointer_art.__file__), Path(scripts.__file__), *_PAGES),
+    take=LiveTake, play=_play, start_box=((500, 800), (300, 500)), look_of=_look_of,
+    reach=Reach("linear", base_s=0.25, scale=900, cap_s=1.4, spread=(0.85, 1.2), bend=0.15, ease="smoothstep",
+                round_steps=False),
+)  # fmt: skip
+
+
+def folder_of(settings: Settings) -> Path:
+    return recorder.folder_of(STYLE, settings)
+
+
+def record_all(settings: Settings, only: list[str] | None = None, report=print) -> list[recorder.Recording]:
+    """Every held-out recording, recording those missing or made by older code first."""
+    return recorder.record_all(STYLE, settings, only, report)

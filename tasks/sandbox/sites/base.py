@@ -65,12 +65,12 @@ class SiteSpec:
         importlib.import_module(f"{self.package}.seed").build_seed(db_path)
 
     def seed_fingerprint(self) -> str:
-        """Hash of the code that can shape the seed (every module except the web layer):
-        changing it rebuilds the seed database, changing a view or template does not."""
+        """Hash of the code and data that can shape the seed (every module and YAML data file except the web
+        layer): changing one rebuilds the seed database, changing a view or template does not."""
         package_dir = Path(importlib.import_module(self.package).__file__).parent
         web_layer = {"app.py", "views", "templates", "static"}
         digest = hashlib.sha256()
-        for file in sorted(package_dir.rglob("*.py")):
+        for file in sorted(path for path in package_dir.rglob("*") if path.suffix in (".py", ".yaml")):
             relative = file.relative_to(package_dir)
             if relative.parts[0] in web_layer or "__pycache__" in relative.parts:
                 continue

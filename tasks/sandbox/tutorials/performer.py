@@ -24,7 +24,7 @@ from foundation.page_settle import PageWatcher, SettleLimits
 from tasks.sandbox.tutorials import chrome, pacing
 from tasks.sandbox.tutorials.cursor import Point, aim_point, hand_path
 from tasks.sandbox.tutorials.dropdown import open_list
-from tasks.sandbox.tutorials.film import Film
+from tasks.sandbox.tutorials.film import BrowserFilm
 from tasks.sandbox.tutorials.ground_truth import ActionRecord, Cue
 from tasks.sandbox.tutorials.script import Step, Target, TutorialScript
 
@@ -76,7 +76,7 @@ _DESCRIBE_JS = """(el, point) => {
 
 
 class Performer:
-    def __init__(self, page: Page, film: Film, script: TutorialScript, base_url: str, rng: random.Random):
+    def __init__(self, page: Page, film: BrowserFilm, script: TutorialScript, base_url: str, rng: random.Random):
         self.page = page
         self.film = film
         self.script = script

@@ -5,14 +5,15 @@ For each script in `scripts/`, `<cache>/sandbox/tutorials/` receives:
     <name>.mp4           H.264, 1280x800 (browser bar + 1280x720 page), constant 15 fps
     <name>.srt           the narration, one cue per step
     <name>.actions.json  what was done, when, and where (see ground_truth.py)
-    <name>.fingerprint   hash of the script, the recorder code and the site's seed
+    <name>.fingerprint   hash of the script, the recorder code (this folder's and the engine's) and the site's seed
 
 A tutorial is recorded again only when its fingerprint changed or a file is
 missing; one recorded before under the same fingerprint and site address, in any
 clone or test session of this user, is copied from the recordings store instead
 (tasks/recording_store.py). The site is reset before each tutorial and once after the last, so
-tasks start from the seed. Time on the video is virtual (see film.py), which is
-why a minute of video takes seconds to make.
+tasks start from the seed. Time on the video is virtual (see tasks/recording/film.py),
+which is why a minute of video takes seconds to make. The recorder engine
+(tasks/recording/) films and encodes; `STYLE` is this style's record.
 
 15 fps: screen recorders commonly use 15 to 30 fps for UI work; 15 shows every
 UI change at human pace (the pipeline samples 2 fps) and halves the encoding
@@ -21,29 +22,44 @@ work of 30, which keeps recording every tutorial well under the 5-minute budget.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
+
 from foundation.errors import UserError
 from settings import Settings
 from tasks import recording_store
+from tasks.recording import files as recording_files
+from tasks.recording.encoder import Codec
+from tasks.recording.style import VideoStyle
 from tasks.sandbox import server
 from tasks.sandbox.login import log_in
 from tasks.sandbox.sites import SITES
 from tasks.sandbox.tutorials import chrome
-from tasks.sandbox.tutorials.encoder import VideoEncoder
-from tasks.sandbox.tutorials.film import Film
+from tasks.sandbox.tutorials.cursor import POINTER, RING
+from tasks.sandbox.tutorials.film import BrowserFilm
 from tasks.sandbox.tutorials.ground_truth import TutorialRecord, to_srt
 from tasks.sandbox.tutorials.performer import Performer
 from tasks.sandbox.tutorials.script import TutorialScript, load_all
 
 FPS = 15
 WIDTH, PAGE_HEIGHT = 1280, 720
-_CODE_DIR = Path(__file__).resolve().parent
+STYLE = VideoStyle(
+    width=WIDTH, page_height=PAGE_HEIGHT, bar_height=chrome.HEIGHT, capture_fps=FPS, pointer=POINTER, click_effect=RING,
+    codec=Codec("yuv420p", (
+        # superfast: about a tenth less CPU than veryfast for files about half again as big, which
+        # keeps recording every tutorial within its time budget on a small machine.
+        "-c:v", "libx264", "-preset", "superfast", "-crf", "23", "-pix_fmt", "yuv420p",
+        "-colorspace", "smpte170m", "-color_primaries", "smpte170m", "-color_trc", "smpte170m", "-color_range", "tv",
+        # A key frame every two seconds keeps seeking in the result cheap.
+        "-g", str(2 * FPS), "-r", str(FPS), "-movflags", "+faststart",
+    ), conversion=cv2.COLOR_RGB2YUV_I420),
+)  # fmt: skip
+_CODE = sorted(Path(__file__).resolve().parent.glob("*.py"))
 
 
 @dataclass(frozen=True)
@@ -56,9 +72,6 @@ class TutorialFiles:
     @classmethod
     def of(cls, folder: Path, name: str) -> TutorialFiles:
         return cls(*(folder / f"{name}{suffix}" for suffix in (".mp4", ".srt", ".actions.json", ".fingerprint")))
-
-    def all_exist(self) -> bool:
-        return all(path.exists() for path in (self.video, self.subtitles, self.actions, self.fingerprint))
 
 
 @dataclass(frozen=True)
@@ -98,19 +111,13 @@ def tutorials_dir(settings: Settings) -> Path:
 
 def fingerprint(script: TutorialScript) -> str:
     """Changes when the script, the recorder's code or the site's seed changes."""
-    digest = hashlib.sha256()
-    digest.update(script.path.read_bytes())
-    for file in sorted(_CODE_DIR.glob("*.py")):
-        digest.update(file.name.encode())
-        digest.update(file.read_bytes())
-    digest.update(SITES[script.site].seed_fingerprint().encode())
-    digest.update(f"{FPS} {WIDTH}x{PAGE_HEIGHT}".encode())
-    return digest.hexdigest()[:16]
+    identity = script.path.read_bytes() + SITES[script.site].seed_fingerprint().encode()
+    return recording_files.fingerprint(identity, _CODE)
 
 
 def is_current(script: TutorialScript, folder: Path) -> bool:
     files = TutorialFiles.of(folder, script.name)
-    return files.all_exist() and files.fingerprint.read_text().strip() == fingerprint(script)
+    return recording_files.is_current(_stored_files(files), files.fingerprint, fingerprint(script))
 
 
 def select_scripts(only: list[str] | None = None) -> list[TutorialScript]:
@@ -221,36 +228,24 @@ def record_one(settings: Settings, script: TutorialScript, browser, folder: Path
     started = time.monotonic()
     spec = SITES[script.site]
     server.reset(settings, [script.site])
-    options: dict = {"viewport": {"width": WIDTH, "height": PAGE_HEIGHT}, "device_scale_factor": 1}
     files = TutorialFiles.of(folder, script.name)
     # Not *.mp4 until it is complete, so that nothing reading the folder takes a half-written video.
     partial_video = files.video.with_name(files.video.name + ".partial")
-    context = browser.new_context(**options)
-    context.set_default_timeout(settings.browser.action_timeout_ms)
-    encoder = VideoEncoder(partial_video, WIDTH, chrome.HEIGHT + PAGE_HEIGHT, FPS)
-    try:
+    timeout_ms = settings.browser.action_timeout_ms
+    with recording_files.filming(browser, STYLE, partial_video, timeout_ms) as (context, encoder):
         if script.login:
             log_in(context, spec, server.site_url(spec, settings))
         page = context.new_page()
         rng = random.Random(f"tutorial:{script.name}")  # same script, same video
-        film = Film(encoder, FPS, WIDTH, PAGE_HEIGHT, cursor=(rng.uniform(560, 760), rng.uniform(380, 520)))
+        film = BrowserFilm(encoder, STYLE, cursor=(rng.uniform(560, 760), rng.uniform(380, 520)))
         performer = Performer(page, film, script, server.site_url(spec, settings), rng)
         performer.play()
-        encoder.close()
-    except BaseException:
-        encoder.abort()
-        raise
-    finally:
-        context.close()
     record = TutorialRecord(
         name=script.name, title=script.title, description=script.description, site=script.site,
-        start_url=script.start_url, fps=FPS, width=WIDTH, height=chrome.HEIGHT + PAGE_HEIGHT,
-        page_top=chrome.HEIGHT, duration_s=film.frames / FPS, actions=performer.actions, narration=performer.cues,
+        start_url=script.start_url, fps=FPS, width=WIDTH, height=STYLE.height, page_top=chrome.HEIGHT,
+        duration_s=film.frames / FPS, actions=performer.actions, narration=performer.cues,
     )  # fmt: skip
-    files.fingerprint.unlink(missing_ok=True)  # an interrupted rewrite must not look current
-    partial_video.replace(files.video)
-    files.subtitles.write_text(to_srt(performer.cues), encoding="utf-8")
-    files.actions.write_text(record.to_json(), encoding="utf-8")
-    files.fingerprint.write_text(fingerprint(script) + "\n")
+    texts = {files.subtitles: to_srt(performer.cues), files.actions: record.to_json()}
+    recording_files.put_in_place(partial_video, files.video, texts, files.fingerprint, fingerprint(script))
     recording_store.keep(STORE_KIND, script.name, _store_key(script, settings), _stored_files(files))
     return RecordingResult(script.name, files, True, record.duration_s, time.monotonic() - started)

@@ -15,10 +15,18 @@ from pathlib import Path
 
 from tasks.sandbox.sites import FORUM
 from tasks.sandbox.sites.forum.schema import SCHEMA
-from tasks.sandbox.sites.forum.seed_content.comments import GENERAL, REPLIES, REPLIES_TO_OWN, TOP_LEVEL
-from tasks.sandbox.sites.forum.seed_content.forums import FORUMS
-from tasks.sandbox.sites.forum.seed_content.posts import OWN_COMMENTS, OWN_POSTS, POSTS
-from tasks.sandbox.sites.forum.seed_content.users import BIOGRAPHIES, USERNAMES
+from tasks.sandbox.sites.forum.seed_content import (
+    BIOGRAPHIES,
+    FORUMS,
+    GENERAL,
+    OWN_COMMENTS,
+    OWN_POSTS,
+    POSTS,
+    REPLIES,
+    REPLIES_TO_OWN,
+    TOP_LEVEL,
+    USERNAMES,
+)
 
 RANDOM_SEED = 20230415
 TASK_USER = FORUM.accounts[0].username
