@@ -35,6 +35,7 @@ from evaluation.program_html import (
     program_html_details,
 )
 from evaluation.reference_quirks import EMPTY_PROGRAM_HTML
+from evaluation.scoring_rules import ScoringRules
 from evaluation.site_helpers.rest import SiteHelperError
 from evaluation.string_match import Check, string_match_details
 from evaluation.text import split_alternatives
@@ -191,6 +192,7 @@ def evaluate_task(
     reference_dir: Path | None = None,
     program_html_wait_ms: int = 0,
     quirks: frozenset[str] = frozenset(),
+    rules: ScoringRules | None = None,
 ) -> TaskEvaluation:
     """Every evaluator the task's `eval` block lists, plus the intermediate score for factual tasks.
 
@@ -198,6 +200,7 @@ def evaluate_task(
     no browser is at hand (program_html and page_image_query are then errors). `base_url(site)`
     gives a site's address to helpers (default: the environment variables / sandbox defaults).
     `quirks`: the reference quirks on (`evaluation.reference_quirks`; evaluation/reference_quirks.py).
+    `rules`: whose matching rules apply (`evaluation.rules`; evaluation/scoring_rules.py), videowa's when None.
     """
     config = task.config if hasattr(task, "config") else task
     intent = config.get("intent", "") if isinstance(config, dict) else ""
@@ -206,6 +209,17 @@ def evaluate_task(
     if base_url is None:
         base_url = _default_base_url()
     evidence: dict[str, Any] = {"answer": answer, "final_url": final_url, "intermediate_answer": intermediate_answer}
+    if rules is not None and rules.agentoccam:
+        from evaluation.agentoccam_scoring import agentoccam_verdicts, program_html_verdict
+
+        def read_pages(block: dict) -> Verdict:
+            verdict, evidence["program_html"] = program_html_verdict(
+                block, page, final_url, base_url, navigation_timeout_ms, program_html_wait_ms
+            )
+            return verdict
+
+        verdicts = agentoccam_verdicts(config, answer, final_url, judge, rules, read_pages)
+        return TaskEvaluation(verdicts, intermediate_verdict(config, intermediate_answer, judge), evidence)
     verdicts: list[Verdict] = []
     eval_types = _eval_types(block)
     if not eval_types:
@@ -355,14 +369,24 @@ def rescore_from_evidence(
     previous: list[Verdict],
     judge: Judge | None = None,
     quirks: frozenset[str] = frozenset(),
+    rules: ScoringRules | None = None,
 ) -> TaskEvaluation:
     """Judge a finished task again from what was saved: string_match and url_match fully,
     program_html from the contents read then (when the entries still ask for the same pages),
-    page_image_query as it was recorded (its images were not saved)."""
+    page_image_query as it was recorded (its images were not saved). `rules` as in `evaluate_task`."""
     config = task.config if hasattr(task, "config") else task
     block = config.get("eval") if isinstance(config, dict) else None
     answer, final_url = evidence.get("answer"), evidence.get("final_url", "")
     earlier = {verdict.eval_type: verdict for verdict in previous}
+    if rules is not None and rules.agentoccam:
+        from evaluation.agentoccam_scoring import agentoccam_verdicts, program_html_from_evidence
+
+        def saved_pages(block: dict) -> Verdict:
+            return program_html_from_evidence(block, evidence, earlier.get("program_html"))
+
+        verdicts = agentoccam_verdicts(config, answer, final_url, judge, rules, saved_pages, earlier)
+        intermediate = intermediate_verdict(config, evidence.get("intermediate_answer"), judge)
+        return TaskEvaluation(verdicts, intermediate, evidence)
     verdicts: list[Verdict] = []
     eval_types = _eval_types(block)
     if not eval_types:
@@ -377,11 +401,24 @@ def rescore_from_evidence(
                 _program_html_from_evidence(block, evidence, earlier.get(eval_type), config, judge, quirks)
             )
         elif eval_type in earlier:
-            verdicts.append(earlier[eval_type])
+            verdicts.append(_as_recorded(earlier[eval_type]))
         else:
             verdicts.append(Verdict(str(eval_type), ERROR, f"{eval_type} needs the live site and was not recorded"))
     intermediate = intermediate_verdict(config, evidence.get("intermediate_answer"), judge)
     return TaskEvaluation(verdicts, intermediate, evidence)
+
+
+def _as_recorded(verdict: Verdict) -> Verdict:
+    """A verdict that cannot be judged again; where AgentOccam's rules stood in for it, the one they replaced."""
+    from evaluation.agentoccam_scoring import OTHER_TYPE, REPLACED
+
+    if not verdict.message.startswith(OTHER_TYPE):
+        return verdict
+    kept = [item[REPLACED] for item in verdict.details if isinstance(item, dict) and REPLACED in item]
+    if kept:
+        return Verdict.from_dict(kept[0])
+    return Verdict(verdict.eval_type, ERROR, f"{verdict.eval_type} was scored under AgentOccam's rules, which never "
+                   "looked at it; run the task again")  # fmt: skip
 
 
 def _program_html_from_evidence(

@@ -29,6 +29,7 @@ from evaluation.progress import TaskProgress
 from evaluation.reference_quirks import quirk_set
 from evaluation.run_manifest import now
 from evaluation.run_health import step_usage, task_health
+from evaluation.scoring_rules import scoring_rules
 from evaluation.run_records import (
     EVIDENCE_FILE, NETWORK_TRACE_FILE, RECORD_FILE, task_folder, usage_difference, write_json,
 )  # fmt: skip
@@ -66,6 +67,8 @@ class TaskRunner:
         post_task_ranges(settings.run)  # a bad entry stops the run before its first task
         # The reference's scoring quirks asked for (evaluation/reference_quirks.py); an unknown name stops the run here.
         self.quirks = quirk_set(settings.evaluation.reference_quirks)
+        # Whose matching rules score the tasks (evaluation/scoring_rules.py); the run checked the task file it needs.
+        self.rules = scoring_rules(settings, [])
         self.run_dir = Path(run_dir)
         self.concurrent = concurrent  # other workers may change the same sites meanwhile
         # The step and model calls of the task in play, for the run's progress line (evaluation/progress.py).
@@ -112,7 +115,8 @@ class TaskRunner:
         started, clock = now(), time.perf_counter()
         record = _task_fields(task)
         record.update(
-            policy=self.policy.name, sample=self.settings.run.sample, started_at=started, worker_pid=os.getpid()
+            policy=self.policy.name, sample=self.settings.run.sample, started_at=started, worker_pid=os.getpid(),
+            rules=self.rules.name,
         )
         if task.problems:
             message = "; ".join(task.problems)
@@ -169,6 +173,7 @@ class TaskRunner:
                 vqa=self.vqa, intermediate_answer=intermediate_answer, base_url=self._base_url,
                 navigation_timeout_ms=self.settings.browser.navigation_timeout_ms,
                 program_html_wait_ms=int(self.settings.browser.program_html_wait_s * 1000), quirks=self.quirks,
+                rules=self.rules,
             )  # fmt: skip
         timings["evaluation_s"] = time.perf_counter() - mark
         state["counts_after"] = site_counts(task.sites, self.settings)
