@@ -11,6 +11,7 @@ from pathlib import Path
 def register(subparsers, common: argparse.ArgumentParser) -> None:
     from running.policies import policies, run_options
     from reports.run_groups import ERROR_MODES
+    from scoring.scoring_rules import RULE_SETS
     from model_access.cli import add_model_arguments
     from tasks.filters import KINDS
     from tasks.placeholders import KNOWN_SITES
@@ -115,6 +116,18 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     )
     rescore.add_argument("run_dir", type=Path, metavar="DIR", help="a run folder")
     rescore.add_argument("--tasks", type=Path, metavar="PATH", help="task configs (default: those of the run)")
+    rescore.add_argument(
+        "--rules",
+        choices=RULE_SETS,
+        help="score under this rule set (evaluation.rules): videowa (VisualWebArena's evaluators, the default) or "
+        "agentoccam (AgentOccam's evaluator; url_match tasks need evaluation.agentoccam_task_file)",
+    )
+    rescore.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="rescore a copy made in DIR and leave the run as it is; the two are then reported side by side",
+    )
     add_model_arguments(rescore)
     rescore.set_defaults(handler=_rescore)
 
@@ -255,14 +268,24 @@ def _rescore(args: argparse.Namespace) -> int:
     from foundation.folder_lock import FolderLock
     from scoring.judge import judge_from_client
     from reports.command import report
-    from running.rescore import rescore_run
+    from running.rescore import copy_run, rescore_run
+    from running.run_manifest import read_identity
     from model_access.client import ModelClient
 
     _check_run_folder(args.run_dir)
     settings = _settings(args)
-    # It rewrites records: not while a run (or another rescore) writes in the folder.
+    if args.rules:
+        settings.evaluation.rules = args.rules
+    target = args.run_dir
+    # It rewrites records: not while a run (or another rescore) writes in the folder (a copy is new: nobody does).
     with FolderLock(args.run_dir, advice="wait for it to end, then rescore"), ModelClient(settings) as client:
-        changes = rescore_run(args.run_dir, settings, args.tasks, judge_from_client(client))
+        if args.out is not None:
+            target = copy_run(args.run_dir, args.out)
+        changes = rescore_run(target, settings, args.tasks, judge_from_client(client))
+    print(f"scored under the {settings.evaluation.rules} rules (evaluation.rules) in {target}")
     print(f"tasks whose status changed ({len(changes)}):" + ("\n  " + "\n  ".join(changes) if changes else " none"))
-    print(report(args.run_dir))
+    # A copy scored under other rules is another configuration: the two are paired task by task.
+    beside = target != args.run_dir and read_identity(target) != read_identity(args.run_dir)
+    print(report(args.run_dir, target) if beside else report(target))
     return 0
+

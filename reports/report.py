@@ -1,7 +1,9 @@
 """Looking at runs: a page per task, an index per run, and success-rate tables (several runs side by side).
 
 Success rate = passed / scored. Tasks that could not be scored (config error,
-unscorable without a model, error) are counted beside it, never as failures.
+unscorable without a model, error) are counted beside it, never as failures, except in
+records scored under AgentOccam's rules, whose tally counts them as failures
+(scoring/scoring_rules.py).
 Rows are grouped by site (a multi-site task under its sites joined by "+"), kind,
 difficulty and eval type; the eval-type rows count each evaluator's own verdict,
 so a task with two evaluators counts once under each. The intermediate column is
@@ -16,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from scoring.reference_quirks import decided_tasks, quirk_lines
-from reports.run_groups import errored_reason
+from reports.run_groups import counted_records, errored_reason
+from scoring.scoring_rules import AGENTOCCAM, record_rules
 from running.run_health import health_text, run_health
 from running.run_records import (
     INDEX_FILE,
@@ -292,6 +295,13 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "require_reset": [r["task_key"] for r in records if r.get("require_reset")],
         # Tasks whose score a reference quirk decided (evaluation.reference_quirks), by quirk.
         "reference_quirks": decided_tasks(records),
+        # The rule sets that scored the records (evaluation.rules), and the tasks AgentOccam's tally counts as
+        # failures although they have no score (their recorded status in brackets).
+        "rules": sorted({record_rules(record) for record in records}),
+        "counted_as_failed": [
+            f"{r['task_key']} ({r['recorded_status']})" for r in records
+            if record_rules(r) == AGENTOCCAM and r.get("recorded_status", r.get("status")) != r.get("status")
+        ],
         "usage": {role: ledger.to_dict() for role, ledger in ledgers.items()},
         "steps": steps,
         "policy_cost_per_step": cost_per_step(ledgers["policy"].to_dict(), steps),
@@ -387,6 +397,12 @@ def summary_text(summary: dict[str, Any]) -> str:
     parts = [format_table(summary), errored_line, state_lines(summary)]
     if quirks := quirk_lines(summary.get("reference_quirks") or {}):
         parts.append(quirks)
+    if AGENTOCCAM in (summary.get("rules") or []):
+        failed = summary.get("counted_as_failed") or []
+        parts.append(
+            f"scored under AgentOccam's rules (evaluation.rules): tasks without a score count as failures "
+            f"({len(failed)}): {', '.join(failed) or 'none'}"
+        )
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
     if health:
         parts.append(health)
@@ -404,7 +420,7 @@ def write_run_outputs(run_dir: Path) -> dict[str, Any]:
     records = iter_records(run_dir)
     for record in records:
         write_task_page(run_dir / TASKS_DIR / record["_folder"], record)
-    summary = summarize(records)
+    summary = summarize(counted_records(records, "recorded"))  # as each record's rule set counts it
     write_json(run_dir / SUMMARY_FILE, summary)
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
     page = environment().get_template("run_index.html").render(

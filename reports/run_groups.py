@@ -16,6 +16,7 @@ from typing import Any
 from foundation.errors import UserError
 from running.run_manifest import configuration_identity
 from running.run_records import RUN_FILE, iter_records, read_json
+from scoring.scoring_rules import AGENTOCCAM, counted_status, record_rules
 
 ERROR_MODES = ("recorded", "fail", "exclude")
 OVERFLOW_STOP = "context_overflow"  # the runner's stop reason when a prompt outgrew the model
@@ -83,8 +84,12 @@ def errored_reason(record: dict[str, Any]) -> str | None:
 
 
 def outcome(record: dict[str, Any], errors: str) -> str:
-    """The status a report counts for a task: its own, or an errored task's under `errors` (ERROR_MODES)."""
+    """The status a report counts for a task: its own, or an errored task's under `errors` (ERROR_MODES).
+    A record scored under AgentOccam's rules is counted by their tally whatever `errors` says: every task that
+    did not pass is a failure (scoring/scoring_rules.py)."""
     status = record.get("status", "error")
+    if record_rules(record) == AGENTOCCAM:
+        return counted_status(record)
     if errors == "recorded" or errored_reason(record) is None:
         return status
     return "failed" if errors == "fail" else "error"

@@ -36,6 +36,7 @@ from foundation.folder_lock import FolderLock
 from foundation.progress_bar import Progress, progress_bar
 from running.run_manifest import check_identity, close_session, configuration_identity, open_session
 from running.run_records import is_finished, iter_records, record_collisions, record_summary, task_folder
+from scoring.scoring_rules import scoring_rules
 from settings import Settings
 
 WORKER_POLL_S = 1.0
@@ -107,7 +108,8 @@ _HARNESS_FIELDS = {
         "intermediate_prompt", "intermediate_answer", "image_max_side", "frame_channel_order", "frame_format",
         "transcript_max_chars", "summary_prompt",
     ),
-    "evaluation": ("reference_quirks",),  # scored another way: records with and without quirks are not mixed
+    # Scored another way: records with and without quirks, or under two rule sets, are not mixed.
+    "evaluation": ("reference_quirks", "rules", "agentoccam_task_file"),
 }
 
 
@@ -121,6 +123,17 @@ def _harness_identity(settings: Settings) -> dict[str, Any]:
         if getattr(getattr(settings, section), name) != getattr(getattr(defaults, section), name)
     }
     return {"harness": changed} if changed else {}
+
+
+def rescored_identity(identity: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """A run's identity once its records are scored again under `settings`: the scoring conditions (the
+    `evaluation` fields of the harness) are the new ones, the rest stays what was played."""
+    scoring = {key: value for key, value in _harness_identity(settings).get("harness", {}).items()
+               if key.startswith("evaluation.")}  # fmt: skip
+    played = {key: value for key, value in (identity.get("harness") or {}).items() if not key.startswith("evaluation.")}
+    rest = {key: value for key, value in identity.items() if key != "harness"}
+    harness = {**played, **scoring}
+    return {**rest, **({"harness": harness} if harness else {})}
 
 
 def default_run_dir(settings: Settings, spec: RunSpec) -> Path:
@@ -242,6 +255,7 @@ def run(spec: RunSpec, settings: Settings) -> Path:
 
     load_factory(spec.policy)  # an unknown policy is reported before any folder is made
     tasks = select_tasks(spec, settings)
+    scoring_rules(settings, tasks)  # an unknown rule set, or AgentOccam's task file missing, stops the run here
     run_dir = Path(spec.out_dir) if spec.out_dir else default_run_dir(settings, spec)
     check_record_collisions(tasks, run_dir)  # before --fresh removes anything
     # One command per run folder: a second one would delete (--fresh) or overwrite the first's records,

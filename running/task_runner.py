@@ -31,6 +31,7 @@ from running.progress import TaskProgress
 from scoring.reference_quirks import quirk_set
 from running.run_manifest import now
 from running.run_health import step_usage, task_health
+from scoring.scoring_rules import scoring_rules
 from running.run_records import (
     EVIDENCE_FILE, NETWORK_TRACE_FILE, RECORD_FILE, task_folder, usage_difference, write_json,
 )  # fmt: skip
@@ -68,6 +69,8 @@ class TaskRunner:
         post_task_ranges(settings.run)  # a bad entry stops the run before its first task
         # The reference's scoring quirks asked for (scoring/reference_quirks.py); an unknown name stops the run here.
         self.quirks = quirk_set(settings.evaluation.reference_quirks)
+        # Whose matching rules score the tasks (scoring/scoring_rules.py); the run checked the task file it needs.
+        self.rules = scoring_rules(settings, [])
         self.run_dir = Path(run_dir)
         self.concurrent = concurrent  # other workers may change the same sites meanwhile
         # The step and model calls of the task in play, for the run's progress line (running/progress.py).
@@ -114,7 +117,8 @@ class TaskRunner:
         started, clock = now(), time.perf_counter()
         record = _task_fields(task)
         record.update(
-            policy=self.policy.name, sample=self.settings.run.sample, started_at=started, worker_pid=os.getpid()
+            policy=self.policy.name, sample=self.settings.run.sample, started_at=started, worker_pid=os.getpid(),
+            rules=self.rules.name,
         )
         if task.problems:
             message = "; ".join(task.problems)
@@ -171,6 +175,7 @@ class TaskRunner:
                 vqa=self.vqa, intermediate_answer=intermediate_answer, base_url=self._base_url,
                 navigation_timeout_ms=self.settings.browser.navigation_timeout_ms,
                 program_html_wait_ms=int(self.settings.browser.program_html_wait_s * 1000), quirks=self.quirks,
+                rules=self.rules,
             )  # fmt: skip
         timings["evaluation_s"] = time.perf_counter() - mark
         state["counts_after"] = site_counts(task.sites, self.settings)

@@ -35,54 +35,15 @@ from scoring.program_html import (
     program_html_details,
 )
 from scoring.reference_quirks import EMPTY_PROGRAM_HTML
+from scoring.scoring_rules import ScoringRules
 from scoring.site_helpers.rest import SiteHelperError
 from scoring.string_match import Check, string_match_details
+from scoring.verdicts import (  # noqa: F401 - re-exported: callers read Verdict and the statuses from here
+    CONFIG_ERROR, ERROR, EVAL_TYPES, FAILED, NO_EVAL_BLOCK, NOT_SCORED, PASSED, UNSCORABLE, Verdict, _checks,
+    _entry_evidence, _eval_types, _reads_same_pages, _run, combined_status,
+)  # fmt: skip
 from scoring.text import split_alternatives
 from scoring.url_match import EXACT, url_match
-
-EVAL_TYPES = ("string_match", "url_match", "program_html", "page_image_query")
-NO_EVAL_BLOCK = "the task has no eval block with eval_types"
-PASSED, FAILED, CONFIG_ERROR, UNSCORABLE, ERROR = "passed", "failed", "config_error", "unscorable", "error"
-NOT_SCORED = (CONFIG_ERROR, ERROR, UNSCORABLE)  # in the order a task's status picks them
-
-
-@dataclass
-class Verdict:
-    eval_type: str
-    status: str
-    message: str = ""
-    details: list[dict[str, Any]] = field(default_factory=list)  # per check / per entry
-    # The reference quirks that decided this verdict (evaluation.reference_quirks), and its status without them.
-    quirks: list[str] = field(default_factory=list)
-    without_quirks: str = ""
-
-    @property
-    def score(self) -> float | None:
-        return {PASSED: 1.0, FAILED: 0.0}.get(self.status)
-
-    def to_dict(self) -> dict[str, Any]:
-        data = {"eval_type": self.eval_type, "status": self.status, "message": self.message, "details": self.details}
-        if self.quirks:
-            data.update(quirks=self.quirks, without_quirks=self.without_quirks)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Verdict:
-        return cls(
-            data["eval_type"], data["status"], data.get("message", ""), list(data.get("details", [])),
-            list(data.get("quirks", [])), data.get("without_quirks", ""),
-        )  # fmt: skip
-
-
-def combined_status(verdicts: list[Verdict]) -> str:
-    """passed when all passed; failed when all scored and one failed; else the first of NOT_SCORED present."""
-    statuses = {verdict.status for verdict in verdicts}
-    for status in NOT_SCORED:
-        if status in statuses:
-            return status
-    if not verdicts:
-        return CONFIG_ERROR
-    return PASSED if statuses == {PASSED} else FAILED
 
 
 @dataclass
@@ -122,25 +83,6 @@ class TaskEvaluation:
         if self.quirks:
             data["quirks"] = self.quirks
         return data
-
-
-def _checks(checks: list[Check]) -> list[dict[str, Any]]:
-    return [check.__dict__ for check in checks]
-
-
-def _run(eval_type: str, work: Callable[[], Verdict]) -> Verdict:
-    """One evaluator, with every way it can fail turned into a verdict."""
-    try:
-        return work()
-    except ConfigError as exc:
-        return Verdict(eval_type, CONFIG_ERROR, str(exc))
-    except Unscorable as exc:
-        return Verdict(eval_type, UNSCORABLE, str(exc))
-    except (SiteHelperError, JudgeReplyError) as exc:
-        return Verdict(eval_type, ERROR, str(exc))
-    except Exception as exc:  # a model call, the browser or a site failed: the task was not scored
-        first_line = (str(exc).strip().splitlines() or [""])[0]
-        return Verdict(eval_type, ERROR, f"{type(exc).__name__}: {first_line}")
 
 
 def _from_checks(eval_type: str, checks: list[Check]) -> Verdict:
@@ -191,6 +133,7 @@ def evaluate_task(
     reference_dir: Path | None = None,
     program_html_wait_ms: int = 0,
     quirks: frozenset[str] = frozenset(),
+    rules: ScoringRules | None = None,
 ) -> TaskEvaluation:
     """Every evaluator the task's `eval` block lists, plus the intermediate score for factual tasks.
 
@@ -198,6 +141,7 @@ def evaluate_task(
     no browser is at hand (program_html and page_image_query are then errors). `base_url(site)`
     gives a site's address to helpers (default: the environment variables / sandbox defaults).
     `quirks`: the reference quirks on (`evaluation.reference_quirks`; scoring/reference_quirks.py).
+    `rules`: whose matching rules apply (`evaluation.rules`; scoring/scoring_rules.py), videowa's when None.
     """
     config = task.config if hasattr(task, "config") else task
     intent = config.get("intent", "") if isinstance(config, dict) else ""
@@ -206,6 +150,17 @@ def evaluate_task(
     if base_url is None:
         base_url = _default_base_url()
     evidence: dict[str, Any] = {"answer": answer, "final_url": final_url, "intermediate_answer": intermediate_answer}
+    if rules is not None and rules.agentoccam:
+        from scoring.agentoccam_scoring import agentoccam_verdicts, program_html_verdict
+
+        def read_pages(block: dict) -> Verdict:
+            verdict, evidence["program_html"] = program_html_verdict(
+                block, page, final_url, base_url, navigation_timeout_ms, program_html_wait_ms
+            )
+            return verdict
+
+        verdicts = agentoccam_verdicts(config, answer, final_url, judge, rules, read_pages)
+        return TaskEvaluation(verdicts, intermediate_verdict(config, intermediate_answer, judge), evidence)
     verdicts: list[Verdict] = []
     eval_types = _eval_types(block)
     if not eval_types:
@@ -228,13 +183,6 @@ def evaluate_task(
             verdicts.append(Verdict(str(eval_type), CONFIG_ERROR, message))
     intermediate = intermediate_verdict(config, intermediate_answer, judge)
     return TaskEvaluation(verdicts, intermediate, evidence)
-
-
-def _eval_types(block: Any) -> list[Any]:
-    """The eval types of a task's eval block; empty when it has none (a config error)."""
-    if isinstance(block, dict) and isinstance(block.get("eval_types"), list):
-        return block["eval_types"]
-    return []
 
 
 def _default_base_url() -> Callable[[str], str]:
@@ -294,16 +242,6 @@ def _program_html_verdict(results: list[EntryResult], details: list[dict[str, An
     return Verdict("program_html", status, message, details, quirks, PASSED if own else FAILED)
 
 
-def _entry_evidence(entry: dict, visited_url: str, content: Any) -> dict[str, Any]:
-    return {
-        "url": entry["url"],
-        "locator": entry["locator"],
-        "prep_actions": entry.get("prep_actions", []),
-        "visited_url": visited_url,
-        "content": json_safe(content),
-    }
-
-
 def _page_image(
     block: dict,
     page: Any,
@@ -355,14 +293,24 @@ def rescore_from_evidence(
     previous: list[Verdict],
     judge: Judge | None = None,
     quirks: frozenset[str] = frozenset(),
+    rules: ScoringRules | None = None,
 ) -> TaskEvaluation:
     """Judge a finished task again from what was saved: string_match and url_match fully,
     program_html from the contents read then (when the entries still ask for the same pages),
-    page_image_query as it was recorded (its images were not saved)."""
+    page_image_query as it was recorded (its images were not saved). `rules` as in `evaluate_task`."""
     config = task.config if hasattr(task, "config") else task
     block = config.get("eval") if isinstance(config, dict) else None
     answer, final_url = evidence.get("answer"), evidence.get("final_url", "")
     earlier = {verdict.eval_type: verdict for verdict in previous}
+    if rules is not None and rules.agentoccam:
+        from scoring.agentoccam_scoring import agentoccam_verdicts, program_html_from_evidence
+
+        def saved_pages(block: dict) -> Verdict:
+            return program_html_from_evidence(block, evidence, earlier.get("program_html"))
+
+        verdicts = agentoccam_verdicts(config, answer, final_url, judge, rules, saved_pages, earlier)
+        intermediate = intermediate_verdict(config, evidence.get("intermediate_answer"), judge)
+        return TaskEvaluation(verdicts, intermediate, evidence)
     verdicts: list[Verdict] = []
     eval_types = _eval_types(block)
     if not eval_types:
@@ -377,11 +325,24 @@ def rescore_from_evidence(
                 _program_html_from_evidence(block, evidence, earlier.get(eval_type), config, judge, quirks)
             )
         elif eval_type in earlier:
-            verdicts.append(earlier[eval_type])
+            verdicts.append(_as_recorded(earlier[eval_type]))
         else:
             verdicts.append(Verdict(str(eval_type), ERROR, f"{eval_type} needs the live site and was not recorded"))
     intermediate = intermediate_verdict(config, evidence.get("intermediate_answer"), judge)
     return TaskEvaluation(verdicts, intermediate, evidence)
+
+
+def _as_recorded(verdict: Verdict) -> Verdict:
+    """A verdict that cannot be judged again; where AgentOccam's rules stood in for it, the one they replaced."""
+    from scoring.agentoccam_scoring import OTHER_TYPE, REPLACED
+
+    if not verdict.message.startswith(OTHER_TYPE):
+        return verdict
+    kept = [item[REPLACED] for item in verdict.details if isinstance(item, dict) and REPLACED in item]
+    if kept:
+        return Verdict.from_dict(kept[0])
+    return Verdict(verdict.eval_type, ERROR, f"{verdict.eval_type} was scored under AgentOccam's rules, which never "
+                   "looked at it; run the task again")  # fmt: skip
 
 
 def _program_html_from_evidence(
@@ -431,12 +392,3 @@ def _program_html_from_evidence(
     return _run("program_html", work)
 
 
-def _reads_same_pages(saved: Any, entries: list[dict]) -> bool:
-    """Whether the saved contents were read the way these entries read pages."""
-
-    def how(entry: dict) -> tuple:
-        return entry.get("url"), entry.get("locator"), entry.get("prep_actions", [])
-
-    if not isinstance(saved, list) or len(saved) != len(entries):
-        return False
-    return all(how(item) == how(entry) for item, entry in zip(saved, entries))

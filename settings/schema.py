@@ -553,6 +553,17 @@ class EvaluationSettings:
     # Every verdict a quirk decided names it (`quirks`) with its status scored without it; `videodemo report` lists
     # those tasks. `--harness videowa` turns both on.
     reference_quirks: list[str] = field(default_factory=list)
+    # Whose matching rules score a run (scoring/scoring_rules.py; docs/evaluation.md, "Rule sets"):
+    # "videowa": VisualWebArena's / VideoWA's evaluators (../shared/EVALUATORS.md);
+    # "agentoccam": AgentOccam's own evaluator (amazon-science/AgentOccam c078ba6, evaluation_harness/evaluators.py):
+    #   plain-substring must_include, url_match always "GOLD in PRED" (lowercased, query parameters as sets, its task
+    #   file's "or" alternatives), one judge call for a list of fuzzy_match references, stripped answers, and every task
+    #   without a score counted as a failure. `--harness agentoccam` selects it.
+    rules: str = "videowa"
+    # AgentOccam's task file (config_files/test.raw.json of your AgentOccam checkout, or a folder of its configs), read
+    # under rules "agentoccam" for the "or" alternatives it adds to url_match tasks (WebArena's 261-264 and 351-355);
+    # matched to our tasks by reference_url. Needed as soon as a task to score uses url_match; "none": score without.
+    agentoccam_task_file: str = ""
 
 
 @dataclass

@@ -51,6 +51,10 @@ def test_the_agentoccam_preset_has_its_own_decoding_and_viewport(capsys) -> None
     )
     assert (options["prompt_source"], options["checkout"]) == ("original", "")  # its own prompt, from your checkout
     assert occam["run"]["reddit_post_wait_s"] == 1800 and occam["run"]["reddit_post_tasks"] == ["600-649", "681-688"]
+    # Scored by its own evaluator (evaluation_harness/evaluators.py): its rules, its 3 s page wait, its judge.
+    assert occam["evaluation"]["rules"] == "agentoccam" and occam["browser"]["program_html_wait_s"] == 3.0
+    judge = occam["models"]["judge"]
+    assert (judge["model"], judge["temperature"], judge["max_tokens"]) == ("gpt-4-1106-preview", 0.0, 768)
     _, method = _show(capsys, "--harness", "method")
     assert method["models"]["policy"]["temperature"] is None  # the method's gpt-5-mini: its default
     options = method["agentoccam"]  # ours: currency kept, at most 10 re-asks, the page observed again; no wait
@@ -59,6 +63,7 @@ def test_the_agentoccam_preset_has_its_own_decoding_and_viewport(capsys) -> None
     )
     assert options["prompt_source"] == "ours"
     assert method["run"]["reddit_post_wait_s"] == 0
+    assert method["evaluation"]["rules"] == "videowa"
     assert (method["browser"]["viewport_width"], method["agent"]["early_stop"]) == (1280, "none")
 
 
