@@ -36,7 +36,6 @@ from scoring.program_html import (
 )
 from scoring.reference_quirks import EMPTY_PROGRAM_HTML
 from scoring.scoring_rules import ScoringRules
-from scoring.site_helpers.rest import SiteHelperError
 from scoring.string_match import Check, string_match_details
 from scoring.verdicts import (  # noqa: F401 - re-exported: callers read Verdict and the statuses from here
     CONFIG_ERROR, ERROR, EVAL_TYPES, FAILED, NO_EVAL_BLOCK, NOT_SCORED, PASSED, UNSCORABLE, Verdict, _checks,
