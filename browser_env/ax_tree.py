@@ -5,7 +5,9 @@ Two CDP calls per observation and no per-node round trips:
 `DOMSnapshot.captureSnapshot` gives every laid-out node's box in document
 coordinates. Ids are Chrome's accessibility node ids, which for DOM-backed nodes
 equal the backend DOM node id, so an id stays the same across observations as
-long as its element lives, and actions find the element through it.
+long as its element lives, and actions find the element through it. Given a
+numbering (`evaluation.element_ids`), ids are instead the page's own 1, 2, 3...,
+the same in every browser session; the element behind each is found the same way.
 
 Pruning keeps the text compact the way the WebArena family does: ignored nodes
 vanish (their children move up), empty structural nodes vanish, and static text
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from browser_env.element_ids import DocumentIds
 from foundation.cdp import send_json
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in CSS pixels
@@ -118,17 +121,23 @@ class AXTree:
 
 
 def capture_ax_tree(
-    cdp, viewport_width: int, viewport_height: int, viewport_only: bool, states: str = "compact"
+    cdp,
+    viewport_width: int,
+    viewport_height: int,
+    viewport_only: bool,
+    states: str = "compact",
+    numbering: DocumentIds | None = None,
 ) -> AXTree:
     """Read the page through `cdp` (a Playwright CDPSession) and render its tree; `states`: "compact"
-    (`format_properties`) or "webarena" (`webarena_properties`)."""
+    (`format_properties`) or "webarena" (`webarena_properties`); `numbering`: the document's stable ids
+    (None: Chrome's)."""
     ax_nodes = send_json(cdp, "Accessibility.getFullAXTree")["nodes"]
     snapshot = send_json(cdp, "DOMSnapshot.captureSnapshot", {"computedStyles": []})
     document = snapshot["documents"][0]
     scroll_x = float(document.get("scrollOffsetX", 0.0))
     scroll_y = float(document.get("scrollOffsetY", 0.0))
     viewport = (scroll_x, scroll_y, float(viewport_width), float(viewport_height))
-    builder = _TreeBuilder(ax_nodes, _layout_rects(document), viewport if viewport_only else None, states)
+    builder = _TreeBuilder(ax_nodes, _layout_rects(document), viewport if viewport_only else None, states, numbering)
     builder.build()
     return AXTree(builder.lines, builder.nodes, scroll_x, scroll_y, _tag_names(snapshot, document))
 
@@ -233,9 +242,16 @@ def webarena_properties(properties: list[dict[str, Any]]) -> list[str]:
 
 class _TreeBuilder:
     def __init__(
-        self, ax_nodes: list[dict[str, Any]], rects: dict[int, Rect], viewport: Rect | None, states: str = "compact"
+        self,
+        ax_nodes: list[dict[str, Any]],
+        rects: dict[int, Rect],
+        viewport: Rect | None,
+        states: str = "compact",
+        numbering: DocumentIds | None = None,
     ):
         self.states = states
+        self.numbering = numbering
+        self._keys: dict[str, int] = {}  # element keys given an id in this tree -> how many times
         self.by_id: dict[str, dict[str, Any]] = {}
         for node in ax_nodes:
             self.by_id.setdefault(node["nodeId"], node)
@@ -297,11 +313,13 @@ class _TreeBuilder:
         rect = self._own_rect(node, rect)
         child_depth, child_context = depth, context
         if not node.get("ignored", False):
-            line = self._line(node, role, context)
-            if line is not None:
+            body = self._line(node, role, context)
+            if body is not None:
                 name = str(_value(node.get("name")) or "")
+                shown_id = self._shown_id(node, role, name, backend_id)
+                line = f"[{shown_id}] {body}"
                 self.lines.append("\t" * depth + line)
-                self.nodes.append(TreeNode(display_id(node_id), backend_id, role, name, rect, line, own_box))
+                self.nodes.append(TreeNode(shown_id, backend_id, role, name, rect, line, own_box))
                 value = _value(node.get("value"))
                 child_depth = depth + 1
                 # The page title is no parent text: text under the root must not vanish for matching it.
@@ -310,14 +328,26 @@ class _TreeBuilder:
         for child in self._children(node):
             self._render(child, child_depth, child_context, backend_id, rect, seen)
 
+    def _shown_id(self, node: dict[str, Any], role: str, name: str, backend_id: int | None) -> str:
+        """Chrome's id, or with a numbering the element's number in its document. An element is known by its
+        DOM node; a node with none (CSS generated text) by its place under the nearest element that has one."""
+        if self.numbering is None:
+            return display_id(node["nodeId"])
+        own = node.get("backendDOMNodeId")
+        key = str(own) if own is not None else f"{backend_id}/{role}/{name}"
+        seen = self._keys[key] = self._keys.get(key, 0) + 1
+        if seen > 1:  # a second line for one key (two generated texts alike, or two nodes on one DOM node)
+            key = f"{key}#{seen}"
+        return self.numbering.number(key)
+
     def _line(self, node: dict[str, Any], role: str, context: tuple[str, ...]) -> str | None:
-        node_id = display_id(node["nodeId"])
+        """The node's line after its id, or None when it shows nothing worth a line."""
         name = str(_value(node.get("name")) or "")
         if role == "StaticText":
             text = name.strip()
             if not text or any(text in shown for shown in context):
                 return None
-            return f"[{node_id}] StaticText {name!r}"
+            return f"StaticText {name!r}"
         if self.states == "webarena":
             shown = webarena_properties(list(node.get("properties") or ()))
         else:
@@ -325,4 +355,4 @@ class _TreeBuilder:
             shown = format_properties(role, _value(node.get("value")), properties)
         if not name.strip() and not shown and role in _PRUNE_WHEN_EMPTY:
             return None
-        return " ".join([f"[{node_id}] {role} {name!r}", *shown])
+        return " ".join([f"{role} {name!r}", *shown])

@@ -39,6 +39,7 @@ from browser_env.actions import Action, ActionKind, ActionParseError, format_act
 from browser_env.auth import AuthStates, login_sites
 from foundation.browser import launch_chromium
 from browser_env.early_stop import ANSWER_PREFIX, stop_reason
+from browser_env.element_ids import ElementIds
 from browser_env.episode import EpisodeRecord, StepRecord
 from browser_env.episode_options import EARLY_STOP_RULES, EpisodeOptions
 from browser_env.execution import ActionError, execute_action
@@ -128,6 +129,7 @@ class BrowserEnv:
         self._repeats = 0
         self._actions: list[Action | None] = []  # every step's action, None when it had none (early-stop rules)
         self._started = time.monotonic()
+        self.element_ids = ElementIds()  # the episode's stable ids (agent.stable_element_ids), page by page
 
     # ---- what evaluators and runners read ----
 
@@ -236,11 +238,17 @@ class BrowserEnv:
         canonical = "\n".join(format_action(action) for action in actions)
         self._repeats = self._repeats + 1 if canonical == self._last_action else 1
         self._last_action = canonical
+        document = self.observation.document  # the page whose ids the block was written with
         for action in actions:
             if action.kind is ActionKind.STOP:
                 self.answer = action.answer or ""
                 self._end("stop")
                 one_ok, one_error = True, None
+            elif self._page_replaced(action, document):
+                one_ok, one_error = False, (
+                    f"[{action.element_id}] was read on the page before an earlier command of this step "
+                    "loaded another; look at the new observation"
+                )
             else:
                 one_ok, one_error = self._execute(action, timings)
             commands.append({"action": format_action(action), "ok": one_ok, "error": one_error})
@@ -274,6 +282,12 @@ class BrowserEnv:
         self._check_step_limits()
         timings["total_s"] = time.perf_counter() - started
         return self._recorded(reply, None, False, error, url_before, timings)
+
+    def _page_replaced(self, action: Action, document: str) -> bool:
+        """Whether an element action of a block comes after a command that loaded another page. Stable ids start
+        again at 1 on each page, so its id could name an element of the new one; Chrome's go on counting, and
+        carry no document, so a block under them runs as before (as AgentOccam's)."""
+        return bool(document) and action.element_id is not None and self.observation.document != document
 
     def _read_actions(self, reply: str) -> list[Action]:
         if self.episode.several_actions:
@@ -380,7 +394,7 @@ class BrowserEnv:
         """Observe the whole page (not only the viewport, no token budget); the next step's ids refer
         to it. For tools that look elements up by role and name, such as the scripted policy."""
         options = replace(self.options, viewport_only=False, token_budget=None)
-        self.observation = capture_observation(self.page, self.tabs.cdp(), self.tabs.info(), options)
+        self.observation = capture_observation(self.page, self.tabs.cdp(), self.tabs.info(), options, self.element_ids)
         return self.observation
 
     def observe(self) -> Observation:
@@ -389,7 +403,7 @@ class BrowserEnv:
         return self.observation
 
     def _observe(self) -> Observation:
-        return capture_observation(self.page, self.tabs.cdp(), self.tabs.info(), self.options)
+        return capture_observation(self.page, self.tabs.cdp(), self.tabs.info(), self.options, self.element_ids)
 
     def _end(self, reason: str) -> None:
         self.done = True

@@ -7,7 +7,8 @@ screenshot carries their boxes.
 The text is `Tab 0 (current): <title> | Tab 1: <title>` (WebArena's header), a
 blank line, then the tree, one `[id] role 'name' prop: value` per line indented
 by tabs. It is cut to a token budget at a line boundary, with a closing line
-saying how much was cut.
+saying how much was cut. Its ids are the page's own 1, 2, 3..., the same in every
+browser session (`evaluation.element_ids`), or with `stable_ids` off Chrome's.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ import numpy as np
 from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 
-from browser_env.ax_tree import TreeNode, capture_ax_tree, intersects
+from browser_env.ax_tree import AXTree, TreeNode, capture_ax_tree, intersects
+from browser_env.element_ids import DocumentIds, ElementIds
 from browser_env.set_of_marks import Mark, draw_marks
 from browser_env.set_of_marks import capture_som
 
@@ -52,6 +54,9 @@ class ObservationOptions:
     marks_font: str = ""  # the font of the numbers in the "videowa" style (agent.som_font)
     # The tree's element states: "compact" (ours) or "webarena" (all Chrome reports, as WebArena's tree; AgentOccam).
     states: str = "compact"
+    # The tree's ids: the page's own numbers, the same in every browser session (agent.stable_element_ids), or
+    # Chrome's node ids, as the originals show them.
+    stable_ids: bool = True
 
     @classmethod
     def from_settings(cls, agent_settings) -> ObservationOptions:
@@ -63,6 +68,7 @@ class ObservationOptions:
             text_format=text_format,
             marks_style=getattr(agent_settings, "som_labels", "ours"),
             marks_font=getattr(agent_settings, "som_font", ""),
+            stable_ids=getattr(agent_settings, "stable_element_ids", True),
         )
         if options.set_of_marks and options.marks_style == "videowa":
             from browser_env.set_of_marks import label_font
@@ -84,6 +90,7 @@ class Observation:
     set_of_marks: bool = False
     tab_header: bool = True  # False for Set-of-Marks text, which has none (as the reference's)
     timings: dict[str, float] = field(default_factory=dict)
+    document: str = ""  # with stable ids, the document they number (its loader id); "" with Chrome's ids
 
     @property
     def screenshot_array(self) -> np.ndarray:
@@ -129,8 +136,11 @@ def tab_header(tabs: list[TabInfo]) -> str:
     return " | ".join(f"Tab {tab.index}{' (current)' if tab.current else ''}: {tab.title}" for tab in tabs)
 
 
-def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOptions) -> Observation:
-    """Observe `page` (the current tab) through its CDP session."""
+def capture_observation(
+    page, cdp, tabs: list[TabInfo], options: ObservationOptions, element_ids: ElementIds | None = None
+) -> Observation:
+    """Observe `page` (the current tab) through its CDP session; the tree's ids are numbered by `element_ids`
+    (the episode's stable ids) when given and `options.stable_ids` is on, else they are Chrome's."""
     started = time.perf_counter()
     viewport = page.viewport_size or {"width": 1280, "height": 720}
     width, height = int(viewport["width"]), int(viewport["height"])
@@ -140,15 +150,20 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
         page.wait_for_load_state("domcontentloaded", timeout=_RETRY_WAIT_MS)
     except PlaywrightError:
         pass  # a page still loading after that is observed as it is
+    document = ""
     if options.text_format == "som":
         # VideoWA's own page script and rules, numbering elements 1..N (set_of_marks.capture_som); no tab header.
         som = _read_after_load(page, lambda: capture_som(cdp, width, height))
         text, truncated = truncate_to_budget("\n".join(som.lines), options.token_budget)
         nodes, marks, (scroll_x, scroll_y) = som.nodes, som.marks, som.scroll
     else:
-        tree = _read_after_load(
-            page, lambda: capture_ax_tree(cdp, width, height, options.viewport_only, options.states)
-        )
+        def read(numbering: DocumentIds | None = None) -> AXTree:
+            return capture_ax_tree(cdp, width, height, options.viewport_only, options.states, numbering)
+
+        if element_ids is not None and options.stable_ids:
+            tree, document = _read_after_load(page, lambda: element_ids.read(cdp, read))
+        else:
+            tree = _read_after_load(page, read)
         text, truncated = truncate_to_budget(f"{tab_header(tabs)}\n\n" + "\n".join(tree.lines), options.token_budget)
         shown_lines = text.count("\n") - 1 - (1 if truncated else 0)  # lines that survived the cut
         nodes = {node.node_id: node for node in tree.nodes[: max(shown_lines, 0)]}
@@ -177,6 +192,7 @@ def capture_observation(page, cdp, tabs: list[TabInfo], options: ObservationOpti
         tab_header=options.text_format != "som",
         set_of_marks=options.set_of_marks,
         timings={"tree_s": tree_done - started, "screenshot_s": shot_done - tree_done},
+        document=document,
     )
 
 

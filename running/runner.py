@@ -37,7 +37,7 @@ from foundation.progress_bar import Progress, progress_bar
 from running.run_manifest import check_identity, close_session, configuration_identity, open_session
 from running.run_records import is_finished, iter_records, record_collisions, record_summary, task_folder
 from scoring.scoring_rules import scoring_rules
-from settings import Settings
+from settings import Settings, load_settings
 
 WORKER_POLL_S = 1.0
 WORKER_EXIT_S = 30.0  # how long finished workers get to close their browsers before being stopped
@@ -74,7 +74,7 @@ class RunSpec:
                 name: getattr(settings.agent, name)
                 for name in ("use_videos", "trajectory_selection", "visual", "transcript_only")
             },
-            **_harness_identity(settings),
+            **_harness_identity(settings, getattr(self.policy_args, "harness", None)),
             # Which demonstrations selection may show (issue 38): a verified_only run is another configuration;
             # the default adds no key, so older run folders still resume.
             **_selection_identity(settings),
@@ -113,7 +113,7 @@ _HARNESS_FIELDS = {
 }
 
 
-def _harness_identity(settings: Settings) -> dict[str, Any]:
+def _harness_identity(settings: Settings, harness: str | None = None) -> dict[str, Any]:
     """The harness conditions that differ from the defaults (none: nothing, so older run folders still resume)."""
     defaults = Settings()
     changed = {
@@ -122,6 +122,13 @@ def _harness_identity(settings: Settings) -> dict[str, Any]:
         for name in names
         if getattr(getattr(settings, section), name) != getattr(getattr(defaults, section), name)
     }
+    # Element ids change every prompt, yet each harness keeps the identity (and folder) its runs had before the
+    # setting came: only a value other than its harness's own is another run (Chromium's ids under the method's
+    # harness, stable ones under agentoccam or videowa, whose runs showed Chromium's then as now). A method run
+    # folder from before resumes, its remaining tasks with stable ids.
+    expected = (load_settings(harness=harness) if harness else defaults).agent.stable_element_ids
+    if settings.agent.stable_element_ids != expected:
+        changed["agent.stable_element_ids"] = settings.agent.stable_element_ids
     return {"harness": changed} if changed else {}
 
 

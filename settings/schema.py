@@ -433,6 +433,11 @@ class AgentSettings:
     # The web agent under the method and `--policy base`: "agentoccam" (the paper's, docs/agentoccam.md) or
     # "react" (the generic one-action-per-step policy with the full action space).
     base_agent: str = "agentoccam"
+    # The accessibility tree's element ids: true numbers each page's elements 1, 2, 3... in the order they are
+    # first shown, the same in every browser session, so a task resumed in a new process sends the same prompts
+    # and its model calls come from the cache (browser_env/element_ids.py); false shows Chromium's node ids, which
+    # vary from one session to the next, as AgentOccam's and VideoWA's trees do (`--harness agentoccam|videowa`).
+    stable_element_ids: bool = True
     # The page text the agent reads: "ax_tree" (WebArena's accessibility tree, the method's input) or
     # "som" (VWA's Set-of-Marks lines `[id] [TAG] [text]`, boxes on the screenshot; `--harness videowa`).
     observation_format: str = "ax_tree"

@@ -88,3 +88,20 @@ def test_a_run_under_the_other_harness_is_another_run(tmp_path) -> None:
     assert "harness" not in spec.identity(method)  # run folders made before presets existed still resume
     assert spec.identity(videowa)["harness"]["agent.observation_format"] == "som"
     assert default_run_dir(method, spec) != default_run_dir(videowa, spec)
+
+
+def test_element_ids_other_than_the_harness_own_make_another_run(tmp_path) -> None:
+    import argparse
+
+    from running.runner import RunSpec
+
+    def identity(harness: str | None, *overrides: str) -> dict:
+        spec = RunSpec(tasks_path=tmp_path, policy="base", policy_args=argparse.Namespace(harness=harness))
+        return spec.identity(load_settings(harness=harness, overrides=list(overrides)))
+
+    # Each harness with its own ids keeps the identity its runs had before the setting existed.
+    assert "harness" not in identity(None) and identity(None) == identity("method")
+    for harness in ("agentoccam", "videowa"):
+        assert "agent.stable_element_ids" not in identity(harness)["harness"]
+        assert identity(harness, "agent.stable_element_ids=true")["harness"]["agent.stable_element_ids"] is True
+    assert identity(None, "agent.stable_element_ids=false")["harness"] == {"agent.stable_element_ids": False}
