@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from browser_env.observation import ObservationOptions
 from settings import load_settings
 
@@ -41,7 +43,7 @@ def test_a_command_after_one_that_loaded_another_page_does_not_act_on_that_page(
     # command opens, which the reply's author never saw.
     third = find_id(make_env().reset(EpisodeTask(start_url=f"{pages_url}/second.html")), "link", "Third page")
     env = make_env()
-    env.several_actions = True  # AgentOccam's ACTION: several commands in one step
+    env.episode = replace(env.episode, several_actions=True)  # AgentOccam's ACTION: several commands in one step
     controls = env.reset(EpisodeTask(start_url=f"{pages_url}/controls.html"))
     result = env.step(f"click [{find_id(controls, 'link', 'Second page')}]\nclick [{third}]")
     assert env.page.url.endswith("/second.html")  # the first command ran, the second did not
