@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from evaluation.loss_run import account_run, lost_counts, lost_text
 from evaluation.reference_quirks import decided_tasks, quirk_lines
 from evaluation.run_groups import errored_reason
 from evaluation.run_health import health_text, run_health
@@ -296,6 +297,8 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "steps": steps,
         "policy_cost_per_step": cost_per_step(ledgers["policy"].to_dict(), steps),
         "model_health": run_health(records),
+        # Where each failed task was lost (evaluation/loss_account.py), by stage.
+        "lost_at": lost_counts(records),
     }
 
 
@@ -385,6 +388,8 @@ def summary_text(summary: dict[str, Any]) -> str:
     errored = summary.get("errored") or []
     errored_line = f"errored tasks ({len(errored)}): {', '.join(errored) or 'none'}"
     parts = [format_table(summary), errored_line, state_lines(summary)]
+    if lost := lost_text(summary):
+        parts.append(lost)
     if quirks := quirk_lines(summary.get("reference_quirks") or {}):
         parts.append(quirks)
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
@@ -398,11 +403,14 @@ def print_summary(summary: dict[str, Any]) -> None:
     print(summary_text(summary))
 
 
-def write_run_outputs(run_dir: Path) -> dict[str, Any]:
-    """summary.json and index.html of a run, from its records; returns the summary."""
+def write_run_outputs(run_dir: Path, settings: Any = None) -> dict[str, Any]:
+    """Each failed task's account (`lost_at`, evaluation/loss_run.py), then summary.json and index.html of a run,
+    from its records; returns the summary. `settings` is the ReportSettings (defaults when None)."""
     run_dir = Path(run_dir)
+    sources = account_run(run_dir, settings)
     records = iter_records(run_dir)
     summary = summarize(records)
+    summary["lost_at"]["sources"] = sources.to_dict()
     write_json(run_dir / SUMMARY_FILE, summary)
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
     page = environment().get_template("run_index.html").render(
@@ -442,7 +450,7 @@ def report(
     settings = settings or ReportSettings()
     folders = [Path(run_dir), *map(Path, other_dirs)]
     for folder in folders:
-        write_run_outputs(folder)
+        write_run_outputs(folder, settings)
     comparison = compare(group_configurations(folders, labels), settings, load_prices(settings.prices, prices_file))
     out = Path(out_dir) if out_dir else default_report_dir(folders)
     index, table = write_report_folder(comparison, out)

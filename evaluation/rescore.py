@@ -53,7 +53,7 @@ def rescore_run(
         write_json(folder / RECORD_FILE, record)
         if old_status != record["status"]:
             changes.append(f"{record['task_key']}: {old_status} -> {record['status']}")
-    write_run_outputs(run_dir)
+    write_run_outputs(run_dir, settings.report)
     return changes
 
 

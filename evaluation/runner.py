@@ -302,7 +302,7 @@ def _run_in_folder(spec: RunSpec, settings: Settings, tasks: list[Any], run_dir:
         bar.close()
         close_session(run_dir, outcome)
         if outcome == "finished":
-            summary = write_run_outputs(run_dir)
+            summary = write_run_outputs(run_dir, settings.report)
             print_summary(summary)
 
 
