@@ -68,8 +68,10 @@ def lost_at(
     steps: list[Step] | None,
     tutorials: IndexedTutorials | None,
     missing_reference: str = "no reference solution for this task",
+    no_index: str = "no trajectory index to read",
 ) -> dict[str, Any]:
-    """The account of one failed task (`record` and its episode.json); `steps` None when it has no reference."""
+    """The account of one failed task (`record` and its episode.json); `steps` None when it has no reference,
+    `tutorials` None when there is no index (the two texts say why, for the reason)."""
     info = record.get("policy_info") or {}
     videos = _videos_available(info, tutorials)
     if steps is None:
@@ -87,7 +89,7 @@ def lost_at(
     for step in needed:
         found = next((i for i in range(start, len(acts)) if _does(acts[i], step)), None)
         if found is None:
-            return _diverged(record, step, steps, acts, start, info, videos, tutorials)
+            return _diverged(record, step, steps, acts, start, info, videos, tutorials, no_index)
         done[step.number], start = found, found + 1
     return _completed(record, steps, needed, acts, done)
 
@@ -156,6 +158,7 @@ def _diverged(
     info: dict[str, Any],
     videos: list[str] | None,
     tutorials: IndexedTutorials | None,
+    no_index: str,
 ) -> dict[str, Any]:
     """The account when the episode never did `step`; `acts[start:]` is what it did after the step before."""
     window = acts[start:]
@@ -173,8 +176,8 @@ def _diverged(
     if videos == []:
         return _no_videos(info, step)
     if tutorials is None:
-        return lost("unknown", f"the episode never did {needed}; with no trajectory index to read, which "
-                    "trajectories demonstrate it is not known", reference_step=step.number, element=step.describe())
+        return lost("unknown", f"the episode never did {needed}; with {no_index}, which trajectories demonstrate it "
+                    "is not known", reference_step=step.number, element=step.describe())
     if not covers:
         return _not_covered(record, step, steps, needed, videos or [], tutorials)
     reached: dict[str, int] = {}  # trajectory -> the furthest of its steps carried out before the window

@@ -41,10 +41,15 @@ class AccountSources:
     solutions_path: str  # "" when there are none
     tutorials: IndexedTutorials | None
     index_path: str  # where the index was looked for ("" when nowhere)
+    solutions_problem: str = ""  # why the run's own solutions could not be read
 
     def to_dict(self) -> dict[str, Any]:
         index = self.index_path + ("" if self.tutorials is not None or not self.index_path else " (no index there)")
-        return {"solutions": self.solutions_path or None, "index": index or None}
+        return {"solutions": self.solutions_problem or self.solutions_path or None, "index": index or None}
+
+    @property
+    def no_index(self) -> str:
+        return f"no trajectory index in {self.index_path}" if self.index_path else "no trajectory index named"
 
 
 def account_sources(run_dir: Path, settings: Any = None) -> AccountSources:
@@ -52,13 +57,26 @@ def account_sources(run_dir: Path, settings: Any = None) -> AccountSources:
     from settings.schema import ReportSettings
 
     settings = settings or ReportSettings()
+    if settings.account_tolerance_s < 0:
+        raise UserError(f"report.account_tolerance_s is {settings.account_tolerance_s}; give seconds >= 0, e.g. 1.0")
     manifest = read_json(Path(run_dir) / RUN_FILE) or {}
     identity = manifest.get("identity") or {}
+    # Named in the settings: must be there. Found from the run: may have moved since (the account then says so).
+    solutions, problem = None, ""
     solutions_path = settings.account_solutions or _solutions_beside(identity.get("tasks")) or identity.get("solutions")
-    solutions = load_solutions(solutions_path) if solutions_path else None
+    if settings.account_solutions:
+        solutions = load_solutions(settings.account_solutions)
+    elif solutions_path:
+        try:
+            solutions = load_solutions(solutions_path)
+        except UserError as exc:
+            problem = str(exc)
     index_path = settings.account_index or _run_index(manifest)
     tutorials = IndexedTutorials.load(Path(index_path), settings.account_tolerance_s) if index_path else None
-    return AccountSources(solutions, str(solutions_path or ""), tutorials, str(index_path or ""))
+    if settings.account_index and tutorials is None:
+        raise UserError(f"report.account_index {settings.account_index} holds no trajectory index "
+                        "(trajectories.sqlite); pass the folder process-videos wrote, or leave it empty")
+    return AccountSources(solutions, str(solutions_path or ""), tutorials, str(index_path or ""), problem)
 
 
 def _solutions_beside(tasks: Any) -> str | None:
@@ -102,7 +120,9 @@ def task_account(record: dict[str, Any], episode: dict[str, Any] | None, sources
     if record.get("status") != "failed":
         return None
     steps, missing = None, "no reference solution for this task"
-    if sources.solutions is None:
+    if sources.solutions_problem:
+        missing += f" ({sources.solutions_problem})"
+    elif sources.solutions is None:
         missing += " (none beside its task configs; `videodemo report --solutions FILE_OR_DIR`)"
     else:
         try:
@@ -113,7 +133,7 @@ def task_account(record: dict[str, Any], episode: dict[str, Any] | None, sources
             steps = reference_steps(solution.actions)
         else:
             missing += f" in {sources.solutions_path}"
-    return lost_at(record, episode, steps, sources.tutorials, missing)
+    return lost_at(record, episode, steps, sources.tutorials, missing, sources.no_index)
 
 
 # ---- counts and moves ------------------------------------------------------------------------------

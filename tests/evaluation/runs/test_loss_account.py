@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from tests.agent.replay_helpers import ground_truth_index
 
+from cli.main import main
 from evaluation.comparison import compare
 from evaluation.comparison_text import comparison_text
 from evaluation.loss_account import lost_at
@@ -226,7 +227,7 @@ def test_a_tutorial_thing_stands_for_the_tasks_own_but_never_on_a_first_step(tmp
     assert tutorials.covering(first[0], first, "Show me the science forum.", ["forum"]) == []
 
 
-def test_the_report_counts_stages_per_run_and_shows_where_failures_moved(tmp_path) -> None:
+def test_the_report_counts_stages_per_run_and_shows_where_failures_moved(tmp_path, capsys) -> None:
     """Two runs of the same two tasks: the account is made when the outputs are written, from the records."""
     tasks = tmp_path / "tasks"
     (tasks / "configs").mkdir(parents=True)
@@ -257,3 +258,6 @@ def test_the_report_counts_stages_per_run_and_shows_where_failures_moved(tmp_pat
     moved = text.split("where tasks moved, run 1 -> run 2")[1].split("\n\n")[0]
     assert "unknown -> passed" in " ".join(moved.split()) and "set:1" in moved
     assert "unknown -> no covering trajectory 1 set:2" in " ".join(moved.split())
+    # An index named on the command line must be there (one found from the run may have moved: "unknown").
+    assert main(["report", str(runs[0]), "--index", str(tmp_path / "nowhere"), "--out", str(tmp_path / "r")]) == 2
+    assert "holds no trajectory index" in capsys.readouterr().err
