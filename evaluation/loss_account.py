@@ -198,7 +198,9 @@ def _diverged(
     carrying = [(acts[start - 1], _shown(acts[start - 1]))] if start > 0 else []
     followed = next(((act, tid) for act, tid in carrying + shown if tid in by_id), None)
     if followed is not None:
-        return _not_grounded(step, needed, window, followed[0], by_id[followed[1]], tutorials)
+        # Only the replay records which demonstrated step each action carried out and where it grounded.
+        grounding = any("replayed" in act.extra or "demonstrated" in act.extra for act in acts)
+        return _not_grounded(step, needed, window, followed[0], by_id[followed[1]], tutorials, grounding)
     if not _shows_demonstrations(window, info):
         if not window:
             return lost("other", f"the episode ended ({record.get('stop_reason') or 'no reason recorded'}) before "
@@ -286,11 +288,18 @@ def _not_chosen(
 
 
 def _not_grounded(
-    step: Step, needed: str, window: list[Act], first: Act, cover: Cover, tutorials: IndexedTutorials
+    step: Step,
+    needed: str,
+    window: list[Act],
+    first: Act,
+    cover: Cover,
+    tutorials: IndexedTutorials,
+    grounding: bool,
 ) -> dict[str, Any]:
+    """The policy followed `cover`'s trajectory from `first` on; `grounding`: its records say where steps grounded."""
     tid, position = cover.trajectory_id, cover.position
     base = {"reference_step": step.number, "trajectory_id": tid}
-    if not any("replayed" in act.extra or "demonstrated" in act.extra for act in window):
+    if not grounding:
         return lost("unknown", f"the episode never did {needed}; {tid} demonstrates it (its step {position + 1}) and "
                     f"was shown from step {first.step}, but the policy's records do not say which demonstrated step "
                     "its actions followed, so whether that step failed to ground is not known", step=first.step,
@@ -382,13 +391,14 @@ def _label_note(tutorials: IndexedTutorials, tid: str, position: int) -> str:
 def _does(act: Act, step: Step) -> bool:
     if not act.ok or act.kind != step.kind:
         return False
+    # Both names come from the same kind of page tree: numbers count ("Page 2" is not "Page 3").
     if step.kind == "select":
-        return names_agree(act.value, step.value)
+        return names_agree(act.value, step.value, numbers=True)
     if step.kind == "goto":
         return url_path(act.value) == url_path(step.value)
     if step.kind == "press":
         return act.value.casefold() == step.value.casefold()
-    if not act.known or (step.role and act.role != step.role) or not names_agree(act.name, step.name):
+    if not act.known or (step.role and act.role != step.role) or not names_agree(act.name, step.name, numbers=True):
         return False
     return step.kind != "type" or values_agree(act.value, step.value, "search" in f"{step.role} {step.name}".lower())
 

@@ -30,7 +30,7 @@ from foundation.errors import UserError
 from evaluation.loss_account import STAGES, lost_at
 from evaluation.policies.solutions import Solutions, load_solutions
 from evaluation.run_records import RECORD_FILE, RUN_FILE, TASKS_DIR, iter_records, read_json, write_json
-from evaluation.trajectory_coverage import IndexedTutorials, reference_steps
+from evaluation.trajectory_coverage import INDEX_DB, IndexedTutorials, reference_steps
 
 EPISODE_FILE = "episode.json"
 
@@ -44,7 +44,8 @@ class AccountSources:
     solutions_problem: str = ""  # why the run's own solutions could not be read
 
     def to_dict(self) -> dict[str, Any]:
-        index = self.index_path + ("" if self.tutorials is not None or not self.index_path else " (no index there)")
+        there = not self.index_path or (Path(self.index_path) / INDEX_DB).is_file()
+        index = self.index_path + ("" if there else " (no index there)")
         return {"solutions": self.solutions_problem or self.solutions_path or None, "index": index or None}
 
     @property
@@ -52,8 +53,10 @@ class AccountSources:
         return f"no trajectory index in {self.index_path}" if self.index_path else "no trajectory index named"
 
 
-def account_sources(run_dir: Path, settings: Any = None) -> AccountSources:
-    """Where the account of `run_dir` reads from; `settings` is the ReportSettings (defaults when None)."""
+def account_sources(run_dir: Path, settings: Any = None, read_index: bool = True) -> AccountSources:
+    """Where the account of `run_dir` reads from; `settings` is the ReportSettings (defaults when None). The index
+    is read only when `read_index` and there are reference solutions to compare with (a large index takes a while,
+    and without a reference it decides nothing)."""
     from settings.schema import ReportSettings
 
     settings = settings or ReportSettings()
@@ -72,8 +75,10 @@ def account_sources(run_dir: Path, settings: Any = None) -> AccountSources:
         except UserError as exc:
             problem = str(exc)
     index_path = settings.account_index or _run_index(manifest)
-    tutorials = IndexedTutorials.load(Path(index_path), settings.account_tolerance_s) if index_path else None
-    if settings.account_index and tutorials is None:
+    tutorials = None
+    if index_path and read_index and solutions is not None:
+        tutorials = IndexedTutorials.load(Path(index_path), settings.account_tolerance_s)
+    if settings.account_index and not (Path(settings.account_index) / INDEX_DB).is_file():
         raise UserError(f"report.account_index {settings.account_index} holds no trajectory index "
                         "(trajectories.sqlite); pass the folder process-videos wrote, or leave it empty")
     return AccountSources(solutions, str(solutions_path or ""), tutorials, str(index_path or ""), problem)
@@ -100,8 +105,9 @@ def account_run(run_dir: Path, settings: Any = None) -> AccountSources:
     """Write `lost_at` into every failed task's record (and take it off the others); returns where it read from."""
     from evaluation.report import write_task_page
 
-    sources = account_sources(run_dir, settings)
-    for record in iter_records(run_dir):
+    records = iter_records(run_dir)
+    sources = account_sources(run_dir, settings, read_index=any(r.get("status") == "failed" for r in records))
+    for record in records:
         folder = Path(run_dir) / TASKS_DIR / record.pop("_folder")
         account = task_account(record, read_json(folder / EPISODE_FILE), sources)
         if record.get("lost_at") == account:

@@ -180,9 +180,10 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def names_agree(a: str, b: str) -> bool:
-    """Same words (`name_words`); names of numbers and symbols only agree when equal as written."""
-    words_a, words_b = name_words(a), name_words(b)
+def names_agree(a: str, b: str, numbers: bool = False) -> bool:
+    """Same words (`name_words`, numbers left out unless `numbers`); names of numbers and symbols only agree when
+    equal as written."""
+    words_a, words_b = name_words(a, numbers), name_words(b, numbers)
     if not words_a or not words_b:
         return " ".join((a or "").split()).casefold() == " ".join((b or "").split()).casefold()
     return words_a == words_b

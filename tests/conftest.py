@@ -25,7 +25,8 @@ HEAVY_FIRST = (
     "real_servers/", "tasks/test_labeler_sealed.py", "evaluation/runs/test_runner.py", "ecosystem/",
     "evaluation/runs/test_run_folder_lock.py", "tasks/test_labeler_untouched.py",
     "processing/test_process_videos_lock.py", "evaluation/runs/test_ray_runner.py",
-    "evaluation/runs/test_run_samples.py", "agent/test_replay_policy.py", "tasks/test_forum_site.py",
+    "evaluation/runs/test_run_samples.py", "agent/test_replay_policy.py", "evaluation/runs/test_loss_account.py",
+    "tasks/test_forum_site.py",
 )  # fmt: skip
 TEST_PORTS = 17770  # the sandbox sites of worker N listen on 17770 + 2N and 17771 + 2N when those are free
 
