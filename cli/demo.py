@@ -211,7 +211,7 @@ def _run(settings, names: list[str], label: str, selection: bool, folder: str, a
 
     seconds = time.perf_counter() - since
     clock.done(f"run: {label}", since)
-    return RunResult(label, run_dir, write_run_outputs(run_dir), seconds)
+    return RunResult(label, run_dir, write_run_outputs(run_dir, run_settings.report), seconds)
 
 
 def _task_ids(settings, names: list[str]) -> str:

@@ -81,6 +81,10 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         "report.bootstrap_seed, report.bootstrap_method; by default 95%, 10000, 0, percentile). The folders of "
         "one `videodemo run --samples N` count as one run: a task passes when it passed in most of its samples, "
         "and the difference uses each task's pass frequency. "
+        "Each failed task is accounted for against its reference solution and the tutorials' logs: the first stage "
+        "that lost it (no covering trajectory, covering not chosen, step not grounded, wrong value, evaluator, other, "
+        "unknown), written into its record, counted per run, and where failures moved between the first run and "
+        "each other. "
         "E.g. videodemo report runs/base runs/transcript runs/frames runs/summary runs/video",
     )
     report.add_argument("run_dirs", type=Path, nargs="+", metavar="DIR", help="run folders; the first is the reference")
@@ -108,6 +112,19 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="DIR",
         help="folder for the report's pages and tasks.csv (default: <first run>/reports/<hash>)",
+    )
+    report.add_argument(
+        "--solutions",
+        metavar="FILE_OR_DIR",
+        help="reference solutions to account each failed task against, where it was lost (report.account_solutions; "
+        "default: a solutions folder beside the run's task configs, as the sandbox has, else the run's --solutions)",
+    )
+    report.add_argument(
+        "--index",
+        type=Path,
+        metavar="DIR",
+        help="trajectory index (its tutorials' ground-truth logs beside the videos) for that account "
+        "(report.account_index; default: the index the run read)",
     )
     report.set_defaults(handler=_report)
 
@@ -187,7 +204,7 @@ def _run(args: argparse.Namespace) -> int:
             ray=args.ray,
         )
         run_dir = run(spec, sample_settings)
-        print_summary(write_run_outputs(run_dir))
+        print_summary(write_run_outputs(run_dir, sample_settings.report))
         run_dirs.append(run_dir)
         print(f"\nrecords and pages: {run_dir} (open {run_dir / 'index.html'})")
     if len(run_dirs) > 1:
@@ -250,6 +267,10 @@ def _report(args: argparse.Namespace) -> int:
     settings = _settings(args).report
     if args.errors:
         settings.errors = args.errors
+    if args.solutions:
+        settings.account_solutions = args.solutions
+    if args.index:
+        settings.account_index = str(args.index)
     print(report(*args.run_dirs, labels=labels, settings=settings, prices_file=args.prices, out_dir=args.out))
     return 0
 
@@ -286,6 +307,7 @@ def _rescore(args: argparse.Namespace) -> int:
     print(f"tasks whose status changed ({len(changes)}):" + ("\n  " + "\n  ".join(changes) if changes else " none"))
     # A copy scored under other rules is another configuration: the two are paired task by task.
     beside = target != args.run_dir and read_identity(target) != read_identity(args.run_dir)
-    print(report(args.run_dir, target) if beside else report(target))
+    folders = (args.run_dir, target) if beside else (target,)
+    print(report(*folders, settings=settings.report))
     return 0
 

@@ -37,7 +37,7 @@ def report(
     settings = settings or ReportSettings()
     folders = [Path(run_dir), *map(Path, other_dirs)]
     for folder in folders:
-        write_run_outputs(folder)
+        write_run_outputs(folder, settings)
     comparison = compare(group_configurations(folders, labels), settings, load_prices(settings.prices, prices_file))
     out = Path(out_dir) if out_dir else default_report_dir(folders)
     index, table = write_report_folder(comparison, out)

@@ -14,7 +14,7 @@ from typing import Any
 from reports.comparison import Comparison, flipped_tasks, sample_record
 from reports.comparison_health import TITLE as HEALTH_TITLE
 from reports.comparison_health import health_usage_rows
-from reports.comparison_text import COST_HEADER, cost_rows, errored_lines, pair_text, samples_text
+from reports.comparison_text import COST_HEADER, cost_rows, errored_lines, lost_parts, pair_text, samples_text
 from reports.report import css, demonstration_html, environment, episode_steps, render_value
 from reports.report_charts import cost_chart, success_chart
 from reports.run_comparison import rate_table
@@ -148,7 +148,8 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
     page = environment().get_template("comparison.html").render(
         css=css(), runs=runs, success_chart=success_chart(comparison), cost_chart=cost_chart(comparison),
         rates=rate_table([result.pooled for result in comparison.results]), errored=errored_lines(comparison),
-        samples=samples_text(comparison), pairs=pairs, cost_header=COST_HEADER, cost_rows=costs,
+        samples=samples_text(comparison), pairs=pairs, lost=lost_parts(comparison), cost_header=COST_HEADER,
+        cost_rows=costs,
         cost_notes=notes, flips=flips, health_title=HEALTH_TITLE, health_header=health_header,
         health_rows=health_rows, health_notes=health_notes,
         tasks=_task_table(comparison), errors_note=f"{ERRORS_NOTE[comparison.errors]} (--errors {comparison.errors})",

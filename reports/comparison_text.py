@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from reports.comparison import Comparison, ConfigurationResult
 from reports.comparison_health import health_usage_table
+from reports.loss_run import moves_text, stage_table
 from reports.paired_stats import PAIRING_NOTE, Interval, PairedComparison
 from reports.run_comparison import differing_tasks, only_in_some, rate_table, task_outcomes
 from reports.run_costs import shown
@@ -123,6 +124,16 @@ def configuration_tables(results: list[ConfigurationResult]) -> list[str]:
     return parts
 
 
+def lost_parts(comparison: Comparison) -> list[str]:
+    """Where each run's failed tasks were lost (reports/loss_run.py), and where they moved from run 1 to each."""
+    results = comparison.results
+    table = stage_table([f"run {n}" for n in range(1, len(results) + 1)], [result.pooled for result in results])
+    several = any(len(result.records) > 1 for result in results)
+    moved = [moves_text(n, results[0].records[0], result.records[0], several)
+             for n, result in enumerate(results[1:], start=2)]  # fmt: skip
+    return ([table] if table else []) + moved
+
+
 def comparison_text(comparison: Comparison) -> str:
     results = comparison.results
     parts = [header(comparison), *configuration_tables(results), errored_lines(comparison)]
@@ -139,5 +150,6 @@ def comparison_text(comparison: Comparison) -> str:
     if samples:
         parts.append(samples)
     parts += [pair_text(index, pair, comparison.confidence) for index, pair in enumerate(comparison.pairs, start=2)]
+    parts += lost_parts(comparison)
     parts += [health_usage_table(comparison), cost_table(comparison)]
     return "\n\n".join(parts)

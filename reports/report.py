@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from reports.loss_run import account_run, lost_counts, lost_text
 from scoring.reference_quirks import decided_tasks, quirk_lines
 from reports.run_groups import counted_records, errored_reason
 from scoring.scoring_rules import AGENTOCCAM, record_rules
@@ -306,6 +307,8 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "steps": steps,
         "policy_cost_per_step": cost_per_step(ledgers["policy"].to_dict(), steps),
         "model_health": run_health(records),
+        # Where each failed task was lost (reports/loss_account.py), by stage.
+        "lost_at": lost_counts(records),
     }
 
 
@@ -395,6 +398,8 @@ def summary_text(summary: dict[str, Any]) -> str:
     errored = summary.get("errored") or []
     errored_line = f"errored tasks ({len(errored)}): {', '.join(errored) or 'none'}"
     parts = [format_table(summary), errored_line, state_lines(summary)]
+    if lost := lost_text(summary):
+        parts.append(lost)
     if quirks := quirk_lines(summary.get("reference_quirks") or {}):
         parts.append(quirks)
     if AGENTOCCAM in (summary.get("rules") or []):
@@ -414,13 +419,16 @@ def print_summary(summary: dict[str, Any]) -> None:
     print(summary_text(summary))
 
 
-def write_run_outputs(run_dir: Path) -> dict[str, Any]:
-    """summary.json, index.html and every task's page of a run, from its records; returns the summary."""
+def write_run_outputs(run_dir: Path, settings: Any = None) -> dict[str, Any]:
+    """Each failed task's account (`lost_at`, reports/loss_run.py), then summary.json, index.html and every task's page of a run,
+    from its records; returns the summary. `settings` is the ReportSettings (defaults when None)."""
     run_dir = Path(run_dir)
+    sources = account_run(run_dir, settings)
     records = iter_records(run_dir)
     for record in records:
         write_task_page(run_dir / TASKS_DIR / record["_folder"], record)
     summary = summarize(counted_records(records, "recorded"))  # as each record's rule set counts it
+    summary["lost_at"]["sources"] = sources.to_dict()
     write_json(run_dir / SUMMARY_FILE, summary)
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
     page = environment().get_template("run_index.html").render(

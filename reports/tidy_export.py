@@ -5,7 +5,8 @@ record's own; `errored` names why a task errored ("error", "context overflow") o
 Model health (running/run_health.py: steps with no readable action, cut streams, re-asks
 as retries, ...) is counted per task beside the usage. Unknown numbers (a server that reports
 no usage, a model without a price, a record older than model health) are empty cells, which
-pandas reads as NaN, never 0.
+pandas reads as NaN, never 0. `lost_at` is where a failed task was lost (the first stage,
+reports/loss_account.py), empty for the others.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from reports.comparison import Comparison
+from reports.loss_run import stage_of
 from reports.run_groups import errored_reason
 from running.run_health import COUNTS as HEALTH_COUNTS
 
@@ -23,6 +25,7 @@ COLUMNS = (
     "errored", "counted", "score", "intermediate_score", "steps", "stop_reason", "prompt_tokens",
     "cached_prompt_tokens", "completion_tokens", "model_calls", "cache_hits", "failed_calls", "shared_cache_hits",
     "scripted_calls", "model_s", "browser_s", "task_s", "cost_usd", "cost_note", *HEALTH_COUNTS, "errors_rule",
+    "lost_at",
 )  # fmt: skip
 
 
@@ -39,9 +42,14 @@ def tidy_rows(comparison: Comparison) -> list[dict[str, Any]]:
                     "counted": record["status"] in ("passed", "failed"), "score": record.get("score"),
                     "intermediate_score": record.get("intermediate_score"), "steps": record.get("steps"),
                     "stop_reason": record.get("stop_reason"), **costs[record["task_key"]], **_health(record),
-                    "errors_rule": comparison.errors,
+                    "errors_rule": comparison.errors, "lost_at": _lost_at(record),
                 })  # fmt: skip
     return rows
+
+
+def _lost_at(record: dict[str, Any]) -> str:
+    """Where a failed task was lost (reports/loss_account.py); empty for a task that did not fail."""
+    return stage_of(record) if record["status"] == "failed" else ""
 
 
 def _health(record: dict[str, Any]) -> dict[str, Any]:

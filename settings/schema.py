@@ -542,6 +542,13 @@ class ReportSettings:
     bootstrap_seed: int = 0
     confidence: float = 0.95
     bootstrap_method: str = "percentile"  # BCa fails on the all-equal differences small task sets often give
+    # Where each failed task was lost (reports/loss_account.py, docs/evaluation.md): the reference solutions its
+    # episode is compared with ("": a `solutions` folder beside the run's task configs, as the sandbox keeps them,
+    # else the run's own --solutions), the index whose tutorials' logs say what is demonstrated ("": the one the run
+    # read), and how far apart (s) a labeled action and a logged one may be and still be the same action.
+    account_solutions: str = ""
+    account_index: str = ""
+    account_tolerance_s: float = 1.0
 
 
 @dataclass

@@ -25,7 +25,8 @@ HEAVY_FIRST = (
     "real_servers/", "tasks/test_labeler_sealed.py", "running/test_runner.py", "ecosystem/",
     "running/test_run_folder_lock.py", "tasks/test_labeler_untouched.py",
     "processing/test_process_videos_lock.py", "running/test_ray_runner.py",
-    "running/test_run_samples.py", "agent/test_replay_policy.py", "tasks/test_forum_site.py",
+    "running/test_run_samples.py", "agent/test_replay_policy.py", "reports/test_loss_account.py",
+    "tasks/test_forum_site.py",
 )  # fmt: skip
 TEST_PORTS = 17770  # the sandbox sites of worker N listen on 17770 + 2N and 17771 + 2N when those are free
 

@@ -17,8 +17,13 @@ from processing.stages.trajectories import subsequences
 from settings import Settings
 
 
-def trajectories_from_ground_truth(video_id: str, actions_file: Path, max_actions: int) -> list[Trajectory]:
+def trajectories_from_ground_truth(
+    video_id: str, actions_file: Path, max_actions: int, relabel: dict[int, str] | None = None
+) -> list[Trajectory]:
+    """`relabel` names actions (by their place in the log) as a labeler that misread them would."""
     actions = ground_truth_actions(actions_file)
+    for place, target in (relabel or {}).items():
+        actions[place].target = target
     found = []
     for i, j in subsequences(len(actions), max_actions):
         steps = actions[i : j + 1]
@@ -32,11 +37,19 @@ def trajectories_from_ground_truth(video_id: str, actions_file: Path, max_action
     return found
 
 
-def ground_truth_index(folder: Path, settings: Settings, tutorials: Path, names: list[str]) -> TrajectoryIndex:
+def ground_truth_index(
+    folder: Path,
+    settings: Settings,
+    tutorials: Path,
+    names: list[str],
+    relabel: dict[str, dict[int, str]] | None = None,
+) -> TrajectoryIndex:
     index = TrajectoryIndex.open(folder, settings)
     for name in names:
         actions_file = tutorials / f"{name}.actions.json"
-        trajectories = trajectories_from_ground_truth(name, actions_file, settings.processing.max_trajectory_actions)
+        trajectories = trajectories_from_ground_truth(
+            name, actions_file, settings.processing.max_trajectory_actions, (relabel or {}).get(name)
+        )
         video = VideoRecord(video_id=name, path=str(tutorials / f"{name}.mp4"), source="sandbox", title=name)
         index.add_video(name, trajectories, source_key="ground-truth", video=video)
     return index
