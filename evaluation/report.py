@@ -23,6 +23,7 @@ from evaluation.run_records import (
     INDEX_FILE,
     SUMMARY_FILE,
     TASK_PAGE,
+    TASKS_DIR,
     iter_records,
     read_json,
     write_json,
@@ -90,10 +91,19 @@ def _table(rows: list[dict[str, Any]], folder: Path) -> str:
         columns += [key for key in row if key not in columns]
     head = "".join(f"<th>{html.escape(str(column))}</th>" for column in columns)
     body = "".join(
-        "<tr>" + "".join(f"<td>{render_value(row[c], folder) if c in row else ''}</td>" for c in columns) + "</tr>"
+        "<tr>" + "".join(f"<td{_cell_class(row.get(c))}>{render_value(row[c], folder) if c in row else ''}</td>"
+                         for c in columns) + "</tr>"
         for row in rows
-    )
-    return f"<table><tr>{head}</tr>{body}</table>"
+    )  # fmt: skip
+    # In a box of its own that scrolls sideways: a wide table never widens the page or spills into a neighbour.
+    return f'<div class="wide"><table><tr>{head}</tr>{body}</table></div>'
+
+
+def _cell_class(value: Any) -> str:
+    """Long text keeps a readable width (not a word a line); a long unbroken string (a URL) may break anywhere."""
+    if not isinstance(value, str) or len(value) <= 40 or "\n" in value:
+        return ""
+    return ' class="long"' if " " in value else ' class="token"'
 
 
 # The usage columns a task page shows (the ledger has ~20; all of them ran off the page), in the text table's words.
@@ -185,31 +195,29 @@ def episode_steps(episode: dict[str, Any]) -> list[tuple[dict[str, Any], dict[st
 
 
 def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
-    """report.html of one task: its verdicts and every step's screenshot, action and policy info."""
+    """report.html of one task, the story of its episode (evaluation/task_story.py): the verdict and the stage the
+    account blames at the top; every step's screens before and after, observation, model calls, action and
+    demonstration; the verdict's checks at the end."""
     from markupsafe import Markup
+
+    from evaluation.task_story import lost_at, story_steps, verdict_details_html, verdict_summary
 
     folder = Path(folder)
     episode = read_json(folder / "episode.json") or {}
-    steps = []
-    for step, demonstration, extra in episode_steps(episode):
-        steps.append({
-            **step,
-            "demonstration_html": Markup(demonstration_html(demonstration, folder)) if demonstration else "",
-            "extra_html": Markup(render_value(extra, folder)) if extra else "",
-            "usage_html": Markup(render_value(step["model_usage"], folder)) if step.get("model_usage") else "",
-        })  # fmt: skip
     verdicts = [
-        {**verdict, "details_html": Markup(render_value(verdict.get("details"), folder))}
+        {**verdict, "details_html": Markup(verdict_details_html(verdict, folder))}
         for verdict in record.get("verdicts", []) + ([record["intermediate"]] if record.get("intermediate") else [])
     ]
     usage = {role: data for role, data in (record.get("usage") or {}).items() if data and data.get("rows")}
     page = environment().get_template("task_report.html").render(
         record=record,
         css=css(),
+        summary=verdict_summary(record),
+        lost=lost_at(record, folder),
         verdicts=verdicts,
-        steps=steps,
-        start_screenshot=episode.get("start_screenshot"),
+        steps=story_steps(folder, episode, folder),
         start_urls=episode.get("start_urls", []),
+        start_screenshot=episode.get("start_screenshot"),
         timings=", ".join(f"{key} {value:.1f}s" for key, value in (record.get("timings") or {}).items()),
         state_html=Markup(render_value(record["state"], folder)) if record.get("state") else "",
         usage_html=Markup(usage_table_html(usage)) if usage else "",
@@ -399,9 +407,12 @@ def print_summary(summary: dict[str, Any]) -> None:
 
 
 def write_run_outputs(run_dir: Path) -> dict[str, Any]:
-    """summary.json and index.html of a run, from its records; returns the summary."""
+    """summary.json, index.html and every task's page of a run, from its records; returns the summary. The task
+    pages are written again, so each task in the index has one, drawn by the current templates."""
     run_dir = Path(run_dir)
     records = iter_records(run_dir)
+    for record in records:
+        write_task_page(run_dir / TASKS_DIR / record["_folder"], record)
     summary = summarize(records)
     write_json(run_dir / SUMMARY_FILE, summary)
     health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
