@@ -36,6 +36,9 @@ class StepRecord:
     # A step of several actions (AgentOccam's ACTION): each one's text, ok and error, in the order run;
     # `action` is then the last one run. Empty for a step of one action.
     commands: list[dict[str, Any]] = field(default_factory=list)
+    # The chat calls the policy's client answered for this step: messages sent and reply (running/step_calls.py,
+    # `run.keep_model_calls`). Empty when none were made or none kept.
+    model_calls: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -60,6 +63,8 @@ class EpisodeRecord:
     # "stop", "max_steps", "parse_failures", "repeated_action", "browser_error", "context_overflow"
     stop_reason: str | None = None
     duration_s: float = 0.0
+    # Whether each step's model_calls were kept (`run.keep_model_calls`): an empty list then means no chat call.
+    model_calls_kept: bool = False
     start_screenshot_png: bytes | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:

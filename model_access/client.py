@@ -51,7 +51,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import openai
 
@@ -172,6 +172,9 @@ class ModelClient:
         self.connection_watch = ConnectionWatch(models.stop_after_connection_failures)
         # Each endpoint's kind (vLLM, llama.cpp...), asked once, for the structured-output fields it reads.
         self.server_kinds = ServerKinds(models.check_timeout_s)
+        # Called with (messages sent, result) after each chat call answered, replayed or live; the runner keeps
+        # each step's calls for the task page with it (running/step_calls.py). A failed call calls none.
+        self.listeners: list[Callable[[list[Message], ChatResult], None]] = []
 
     # -- public API -------------------------------------------------------------------------
 
@@ -220,7 +223,8 @@ class ModelClient:
             entry = self.cache.get(key)
             if entry is not None and isinstance(entry.get("reply"), dict):
                 CALLS.add(made=1)
-                return self._checked(self._replay(entry, role, stage, key), constrained, reply_schema)
+                replayed = self._checked(self._replay(entry, role, stage, key), constrained, reply_schema)
+                return self._heard(messages, replayed)
 
         self._check_context(role, role_settings, body, stage)
         CALLS.add(made=1, waiting=1)
@@ -230,7 +234,12 @@ class ModelClient:
             CALLS.add(waiting=-1)
         if use_cache:
             self._store(key, result, role_settings, body, keyed_messages, drawn)
-        return self._checked(result, constrained, reply_schema)
+        return self._heard(messages, self._checked(result, constrained, reply_schema))
+
+    def _heard(self, messages: list[Message], result: ChatResult) -> ChatResult:
+        for listener in list(self.listeners):
+            listener(messages, result)
+        return result
 
     def _constrain(self, role: str, role_settings: ModelRoleSettings, body: dict, schema: ReplySchema) -> bool:
         """Add the fields that hold the reply to `schema` on this role's server; False when none are sent."""

@@ -15,12 +15,13 @@ from reports.comparison import Comparison, flipped_tasks, sample_record
 from reports.comparison_health import TITLE as HEALTH_TITLE
 from reports.comparison_health import health_usage_rows
 from reports.comparison_text import COST_HEADER, cost_rows, errored_lines, lost_parts, pair_text, samples_text
-from reports.report import css, demonstration_html, environment, episode_steps, render_value
+from reports.page_parts import css, environment
 from reports.report_charts import cost_chart, success_chart
 from reports.run_comparison import rate_table
 from reports.run_costs import shown
 from reports.run_groups import ERRORS_NOTE
 from running.run_records import INDEX_FILE, TASK_PAGE, natural_key, read_json, task_folder
+from reports.task_story import lost_at, story_steps, verdict_details_html, verdict_summary
 from reports.tidy_export import write_tidy
 
 FLIPS_DIR = "flipped"
@@ -35,48 +36,26 @@ def flip_page_name(index: int, task_key: str) -> str:
     return f"run{index}-" + task_folder(Path("."), task_key).name + ".html"
 
 
-def _rebased(value: Any, task_dir: Path, page_folder: Path) -> Any:
-    """A keyframe path saved relative to its task folder, made relative to the page instead."""
-    if isinstance(value, str) and value and not value.startswith("data:") and not Path(value).is_absolute():
-        if (task_dir / value).is_file():
-            return _link(task_dir / value, page_folder)
-    return value
-
-
-def _step_cells(run_dir: Path, record: dict[str, Any], page_folder: Path) -> list[dict[str, Any]]:
-    from markupsafe import Markup
-
-    task_dir = task_folder(run_dir, record["task_key"])
-    episode = read_json(task_dir / "episode.json") or {}
-    cells = []
-    for step, demonstration, extra in episode_steps(episode):
-        if demonstration and isinstance(demonstration.get("keyframes"), list):
-            frames = [_rebased(frame, task_dir, page_folder) for frame in demonstration["keyframes"]]
-            demonstration = {**demonstration, "keyframes": frames}
-        screenshot = step.get("screenshot")
-        cells.append({
-            "index": step.get("index"), "action_text": step.get("action_text", ""), "ok": step.get("ok"),
-            "error": step.get("error"), "url_after": step.get("url_after", ""),
-            "screenshot": _link(task_dir / screenshot, page_folder) if screenshot else None,
-            "demonstration_html": Markup(demonstration_html(demonstration, page_folder)) if demonstration else "",
-            "extra_html": Markup(render_value(extra, page_folder)) if extra else "",
-        })  # fmt: skip
-    return cells
-
-
 def _side(comparison: Comparison, index: int, task_key: str, passed: bool, page_folder: Path) -> dict[str, Any]:
     result = comparison.results[index]
     found = sample_record(result, task_key, passed)
     if found is None:
-        return {"title": f"run {index + 1}: {result.label}", "record": None, "steps": []}
+        return {"title": f"run {index + 1}: {result.label}", "record": None, "steps": [], "verdicts": []}
+    from markupsafe import Markup
+
     sample, record = found
-    run_dir = sample.folder
-    page = task_folder(run_dir, task_key) / TASK_PAGE
+    task_dir = task_folder(sample.folder, task_key)
+    page = task_dir / TASK_PAGE
     several = len(result.configuration.samples) > 1
+    verdicts = [
+        {**verdict, "details_html": Markup(verdict_details_html(verdict, page_folder))}
+        for verdict in record.get("verdicts", []) + ([record["intermediate"]] if record.get("intermediate") else [])
+    ]
     return {
         "title": f"run {index + 1}: {result.label}" + (f" (sample {sample.number})" if several else ""),
-        "record": record, "steps": _step_cells(run_dir, record, page_folder),
+        "record": record, "steps": story_steps(task_dir, read_json(task_dir / "episode.json") or {}, page_folder),
         "task_page": _link(page, page_folder) if page.is_file() else None,
+        "summary": verdict_summary(record), "lost": lost_at(record, page_folder), "verdicts": verdicts,
     }  # fmt: skip
 
 
@@ -98,8 +77,18 @@ def write_flip_page(comparison: Comparison, index: int, task_key: str, how: str,
     return path
 
 
-def _task_table(comparison: Comparison) -> list[dict[str, Any]]:
-    """Per task and run: outcome (or pass frequency), cost, seconds; first sample's numbers with one sample."""
+def _task_page(result: Any, key: str, folder: Path) -> str | None:
+    """A link from the report `folder` to the task's page in the first sample of `result` that ran it."""
+    for sample, records in zip(result.configuration.samples, result.records):
+        page = task_folder(sample.folder, key) / TASK_PAGE
+        if any(record["task_key"] == key for record in records) and page.is_file():
+            return _link(page, folder)
+    return None
+
+
+def _task_table(comparison: Comparison, folder: Path, flips: dict[str, str]) -> list[dict[str, Any]]:
+    """Per task and run: outcome (or pass frequency) linked to the run's task page, cost, seconds; first sample's
+    numbers with one sample. The task links to its flipped-task page, else to run 1's task page."""
     keys = sorted({r["task_key"] for res in comparison.results for recs in res.records for r in recs}, key=natural_key)
     rows = []
     for key in keys:
@@ -115,11 +104,13 @@ def _task_table(comparison: Comparison) -> list[dict[str, Any]]:
             tokens = [c["prompt_tokens"] for c in costs]
             cells.append({
                 "outcome": outcome, "status": statuses[0] if len(statuses) == 1 else "",
+                "href": _task_page(result, key, folder),
                 "cost": "n/a" if None in dollars else f"{sum(dollars) / len(dollars):.4f}",
                 "tokens": "n/a" if None in tokens else shown(round(sum(tokens) / len(tokens))),
                 "seconds": shown(sum(c["task_s"] or 0 for c in costs) / len(costs), 1),
             })  # fmt: skip
-        rows.append({"task_key": key, "cells": cells})
+        first = next((cell["href"] for cell in cells if cell and cell["href"]), None)
+        rows.append({"task_key": key, "cells": cells, "href": flips.get(key) or first})
     return rows
 
 
@@ -131,6 +122,9 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
     for index, key, how in flipped_tasks(comparison):
         path = write_flip_page(comparison, index, key, how, folder / FLIPS_DIR)
         flips.append({"index": index + 1, "task_key": key, "how": how, "href": _link(path, folder)})
+    flip_pages: dict[str, str] = {}  # a task that flipped in several runs links to its first page
+    for flip in flips:
+        flip_pages.setdefault(flip["task_key"], flip["href"])
     runs = [
         {
             "label": result.label,
@@ -152,7 +146,8 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
         cost_rows=costs,
         cost_notes=notes, flips=flips, health_title=HEALTH_TITLE, health_header=health_header,
         health_rows=health_rows, health_notes=health_notes,
-        tasks=_task_table(comparison), errors_note=f"{ERRORS_NOTE[comparison.errors]} (--errors {comparison.errors})",
+        tasks=_task_table(comparison, folder, flip_pages),
+        errors_note=f"{ERRORS_NOTE[comparison.errors]} (--errors {comparison.errors})",
     )  # fmt: skip
     index_path = folder / REPORT_PAGE
     index_path.write_text(page, encoding="utf-8")

@@ -12,12 +12,12 @@ the intermediate score of factual-retention tasks (passed / scored).
 
 from __future__ import annotations
 
-import html
-import json
 from pathlib import Path
 from typing import Any
 
 from reports.loss_run import account_run, lost_counts, lost_text
+from reports.page_parts import css, environment
+from reports.task_story import write_task_page
 from scoring.reference_quirks import decided_tasks, quirk_lines
 from reports.run_groups import counted_records, errored_reason
 from scoring.scoring_rules import AGENTOCCAM, record_rules
@@ -25,204 +25,18 @@ from running.run_health import health_text, run_health
 from running.run_records import (
     INDEX_FILE,
     SUMMARY_FILE,
-    TASK_PAGE,
     TASKS_DIR,
     iter_records,
-    read_json,
     write_json,
 )
-from browser_env.step_extras import IMAGE_SUFFIXES
 from foundation.text_table import text_columns
 from model_access.accounting import tokens_text
 
-TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 STATUSES = ("passed", "failed", "unscorable", "config_error", "error")
 GROUPS = ("site", "kind", "difficulty", "eval_type")
 
 
 # ---- generic rendering of recorded values ----------------------------------------------------
-
-
-def render_value(value: Any, folder: Path) -> str:
-    """HTML for any JSON value: dicts as definition lists, lists as lists, image files and data URLs as images."""
-    if isinstance(value, dict):
-        if not value:
-            return '<span class="muted">{}</span>'
-        if all(_is_scalar(item) for item in value.values()) and len(value) <= 8:
-            pairs = (f"<b>{html.escape(str(key))}</b> {render_value(item, folder)}" for key, item in value.items())
-            return ", ".join(pairs)
-        items = "".join(
-            f"<dt>{html.escape(str(key))}</dt><dd>{render_value(item, folder)}</dd>" for key, item in value.items()
-        )
-        return f'<dl class="value">{items}</dl>'
-    if isinstance(value, list):
-        if not value:
-            return '<span class="muted">[]</span>'
-        if all(isinstance(item, dict) and item for item in value):
-            return _table(value, folder)
-        return "<ol>" + "".join(f"<li>{render_value(item, folder)}</li>" for item in value) + "</ol>"
-    if isinstance(value, str):
-        source = _image_source(value, folder)
-        if source is not None:
-            alt = "image" if value.startswith("data:") else Path(value).name
-            return f'<img src="{html.escape(source)}" alt="{html.escape(alt)}">'
-        if "\n" in value or len(value) > 160:
-            return f"<pre>{html.escape(value)}</pre>"
-        return html.escape(value)
-    if isinstance(value, float):
-        return html.escape(_readable_number(value))
-    return html.escape(json.dumps(value))
-
-
-def _readable_number(value: float) -> str:
-    """A float as a person reads it: 72.43, 0.0123, 3 (not 72.42976653799951)."""
-    if value != value or value in (float("inf"), float("-inf")):
-        return str(value)
-    if value == int(value) and abs(value) < 1e15:
-        return str(int(value))
-    return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3g}"
-
-
-def _is_scalar(value: Any) -> bool:
-    return value is None or isinstance(value, (int, float, bool)) or (isinstance(value, str) and len(value) <= 80)
-
-
-def _table(rows: list[dict[str, Any]], folder: Path) -> str:
-    """A list of objects as one table, a column per key."""
-    columns: list[str] = []
-    for row in rows:
-        columns += [key for key in row if key not in columns]
-    head = "".join(f"<th>{html.escape(str(column))}</th>" for column in columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{render_value(row[c], folder) if c in row else ''}</td>" for c in columns) + "</tr>"
-        for row in rows
-    )
-    return f"<table><tr>{head}</tr>{body}</table>"
-
-
-# The usage columns a task page shows (the ledger has ~20; all of them ran off the page), in the text table's words.
-_USAGE_COLUMNS = (("calls", "calls"), ("cache_hits", "cached"), ("failures", "failed"), ("retries", "retries"),
-                  ("prompt_tokens", "prompt tok"), ("completion_tokens", "compl tok"), ("truncated", "cut"),
-                  ("latency_s", "time s"))  # fmt: skip
-
-
-def usage_table_html(usage: dict[str, Any]) -> str:
-    """A task's model usage (ledgers by who called: policy, evaluation) as one narrow table in a scrolling box;
-    tokens a server never reported read "n/a"."""
-    head = "<tr><th>calls by</th><th>stage</th><th>role</th>" + "".join(f"<th>{label}</th>" for _, label in
-                                                                         _USAGE_COLUMNS) + "</tr>"  # fmt: skip
-    body = []
-    for who, ledger in usage.items():
-        for row in ledger.get("rows", []):
-            cells = [who, row.get("stage", ""), row.get("role", "")]
-            for name, _ in _USAGE_COLUMNS:
-                if name in ("prompt_tokens", "completion_tokens"):
-                    cells.append(tokens_text(row, name))
-                elif name == "latency_s":
-                    cells.append(f"{float(row.get(name, 0.0)):.1f}")
-                else:
-                    cells.append(str(row.get(name, 0)))
-            body.append("<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in cells) + "</tr>")
-    return f'<div class="wide"><table class="usage">{head}{"".join(body)}</table></div>'
-
-
-def _image_source(value: str, folder: Path) -> str | None:
-    if value.startswith("data:image/"):
-        return value
-    if not value.lower().endswith(IMAGE_SUFFIXES) or "\n" in value or len(value) > 1000:
-        return None
-    path = Path(value)
-    if not path.is_absolute() and (folder / path).is_file():
-        return path.as_posix()
-    if path.is_absolute() and path.is_file():
-        return path.as_uri()
-    return None
-
-
-def _is_demonstration(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("actions"), list) and "objective" in value
-
-
-def demonstration_html(demonstration: dict[str, Any], folder: Path) -> str:
-    """A demonstration a step showed (`info["demonstration"]`: objective, actions, keyframes): each of its steps
-    under the tutorial's screen before it, in a row beside the agent's screenshot; other fields as usual."""
-    actions, keyframes = demonstration["actions"], demonstration.get("keyframes")
-    paired = isinstance(keyframes, list) and len(keyframes) == len(actions)
-    frames = keyframes if paired else [None] * len(actions)
-    figures = "".join(
-        "<figure>" + (render_value(frame, folder) if isinstance(frame, str) else "")
-        + f"<figcaption>{number}. {html.escape(str(text))}</figcaption></figure>"
-        for number, (text, frame) in enumerate(zip(actions, frames), 1)
-    )  # fmt: skip
-    inline = {"objective", "actions"} | ({"keyframes"} if paired else set())
-    rest = {key: value for key, value in demonstration.items() if key not in inline}
-    return (
-        f'<div class="demo"><b>demonstration:</b> {html.escape(str(demonstration["objective"]))}'
-        f'<div class="strip">{figures}</div>{render_value(rest, folder) if rest else ""}</div>'
-    )
-
-
-def environment():
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
-
-    return Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)), autoescape=select_autoescape(["html"]))
-
-
-def css() -> str:
-    return (TEMPLATES_DIR / "report.css").read_text(encoding="utf-8")
-
-
-def episode_steps(episode: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]]:
-    """(step, the demonstration it showed or None, the rest of its extra) for each step of an episode.json."""
-    steps = []
-    keyframes_of: dict[str, list] = {}  # a demonstration's images are saved once; later steps showing it reuse them
-    for step in episode.get("steps", []):
-        extra = dict(step.get("extra") or {})
-        demonstration = extra.pop("demonstration", None) if _is_demonstration(extra.get("demonstration")) else None
-        if demonstration and demonstration.get("trajectory_id"):
-            if isinstance(demonstration.get("keyframes"), list):
-                keyframes_of[demonstration["trajectory_id"]] = demonstration["keyframes"]
-            elif demonstration["trajectory_id"] in keyframes_of:
-                demonstration = {**demonstration, "keyframes": keyframes_of[demonstration["trajectory_id"]]}
-        steps.append((step, demonstration, extra))
-    return steps
-
-
-def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
-    """report.html of one task: its verdicts and every step's screenshot, action and policy info."""
-    from markupsafe import Markup
-
-    folder = Path(folder)
-    episode = read_json(folder / "episode.json") or {}
-    steps = []
-    for step, demonstration, extra in episode_steps(episode):
-        steps.append({
-            **step,
-            "demonstration_html": Markup(demonstration_html(demonstration, folder)) if demonstration else "",
-            "extra_html": Markup(render_value(extra, folder)) if extra else "",
-            "usage_html": Markup(render_value(step["model_usage"], folder)) if step.get("model_usage") else "",
-        })  # fmt: skip
-    verdicts = [
-        {**verdict, "details_html": Markup(render_value(verdict.get("details"), folder))}
-        for verdict in record.get("verdicts", []) + ([record["intermediate"]] if record.get("intermediate") else [])
-    ]
-    usage = {role: data for role, data in (record.get("usage") or {}).items() if data and data.get("rows")}
-    page = environment().get_template("task_report.html").render(
-        record=record,
-        css=css(),
-        verdicts=verdicts,
-        steps=steps,
-        start_screenshot=episode.get("start_screenshot"),
-        start_urls=episode.get("start_urls", []),
-        timings=", ".join(f"{key} {value:.1f}s" for key, value in (record.get("timings") or {}).items()),
-        state_html=Markup(render_value(record["state"], folder)) if record.get("state") else "",
-        usage_html=Markup(usage_table_html(usage)) if usage else "",
-        policy_html=Markup(render_value(record["policy_info"], folder)) if record.get("policy_info") else "",
-        health_html=Markup(render_value(record["model_health"], folder)) if record.get("model_health") else "",
-    )
-    path = folder / TASK_PAGE
-    path.write_text(page, encoding="utf-8")
-    return path
 
 
 # ---- tables -------------------------------------------------------------------------------------
@@ -420,8 +234,9 @@ def print_summary(summary: dict[str, Any]) -> None:
 
 
 def write_run_outputs(run_dir: Path, settings: Any = None) -> dict[str, Any]:
-    """Each failed task's account (`lost_at`, reports/loss_run.py), then summary.json, index.html and every task's page of a run,
-    from its records; returns the summary. `settings` is the ReportSettings (defaults when None)."""
+    """Each failed task's account (`lost_at`, reports/loss_run.py), then summary.json, index.html and every task's
+    page of a run (drawn again, so each task in the index has one in the current layout), from its records; returns
+    the summary. `settings` is the ReportSettings (defaults when None)."""
     run_dir = Path(run_dir)
     sources = account_run(run_dir, settings)
     records = iter_records(run_dir)

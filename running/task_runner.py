@@ -36,6 +36,7 @@ from running.run_records import (
     EVIDENCE_FILE, NETWORK_TRACE_FILE, RECORD_FILE, task_folder, usage_difference, write_json,
 )  # fmt: skip
 from scoring.site_state import reset_sites, site_counts
+from running.step_calls import StepCalls
 from browser_env.step_extras import prepare_extra
 from foundation.errors import UserError
 from model_access.accounting import UsageLedger
@@ -210,6 +211,8 @@ class TaskRunner:
 
     def _episode(self, task: Any, folder: Path) -> str | None:
         """Play the task; None when the episode ran to its end, else why it could not."""
+        # Calls made before the first step (a whole-video choice at reset) are kept with the first step's.
+        calls = StepCalls(self.policy) if self.settings.run.keep_model_calls else None
         try:
             env = self.env
             env.record = None  # the previous task's record must not stand in for this one's
@@ -219,6 +222,7 @@ class TaskRunner:
             env.trace_path = folder / NETWORK_TRACE_FILE if self.settings.run.record_network else None
             defaults = EpisodeOptions.from_agent_settings(self.settings.agent)
             env.reset(task, declared_episode_options(self.policy, defaults))
+            env.record.model_calls_kept = calls is not None
             while not env.done:
                 if self.progress is not None:
                     self.progress.step(len(env.record.steps) + 1)
@@ -231,14 +235,19 @@ class TaskRunner:
                     env.record_failed_step("", f"context overflow: {exc}")
                     env.end_episode("context_overflow")
                     env.record.steps[-1].model_usage = step_usage(before, _usage_totals(self.policy))
+                    env.record.steps[-1].model_calls = calls.take() if calls else []
                     break
                 apply_policy_step(env, step)
                 last = env.record.steps[-1]
                 last.extra = prepare_extra(step.info, folder, last.index)
                 last.model_usage = step_usage(before, _usage_totals(self.policy))
+                last.model_calls = calls.take() if calls else []
         except Exception as exc:  # noqa: BLE001 - recorded as the task's error; the run goes on
             self._recover_browser()
             return f"{type(exc).__name__}: {_one_line(exc)}"
+        finally:
+            if calls is not None:
+                calls.close()
         return None
 
     def _recover_browser(self) -> None:

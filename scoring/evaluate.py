@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from scoring.errors import ConfigError, JudgeReplyError, Unscorable
 from scoring.intermediate import intermediate_details
 from scoring.judge import Judge
 from scoring.page_image import Vqa, page_image_details
@@ -31,7 +30,6 @@ from scoring.program_html import (
     EntryResult,
     check_entries,
     judge_entry,
-    json_safe,
     program_html_details,
 )
 from scoring.reference_quirks import EMPTY_PROGRAM_HTML

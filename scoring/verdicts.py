@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from scoring.errors import ConfigError, JudgeReplyError, Unscorable
+from scoring.program_html import json_safe
 from scoring.site_helpers.rest import SiteHelperError
 from scoring.string_match import Check
 

@@ -42,10 +42,17 @@ refresh_project_in() {  # refresh_project_in ENV
   touch "$venv/.installed"
 }
 
+# An installed environment that an install script has since changed for: its script mends it (browsergym.sh pins
+# anthropic for AgentLab's XRay and brings an environment installed before the pin up to it).
+outdated() {  # outdated ENV
+  [ "$1" = browsergym ] || return 1
+  ! "$SERVERS_ROOT/browsergym/bin/python" -c "from anthropic.types import Completion" >/dev/null 2>&1
+}
+
 start_server() {  # start_server NAME: its install script in the background, logged
   local name=$1 env=${1//_/-}
   [ "$name" = llama_cpp ] && env=llama_cpp
-  if server_installed "$env"; then
+  if server_installed "$env" && ! outdated "$env"; then
     refresh_project_in "$env"
     return 0
   fi

@@ -518,6 +518,9 @@ class RunSettings:
     # Keep each episode's requests as a Playwright trace (tasks/<task>/network_trace.zip): WebArena-Verified's
     # network checks read it (`videodemo verified-scores`, docs/ecosystem.md).
     record_network: bool = False
+    # Keep each step's model calls (the messages sent, the reply, tokens) in episode.json, for the task page's
+    # step-by-step view. Images are kept by digest only. Off: the page shows the reply and the step's usage only.
+    keep_model_calls: bool = True
     # Seconds to wait before each task that posts on the forum (0: none). AgentOccam's runner sleeps 30 minutes
     # (1,800 s) before each of them, as the forum refuses a user's posts that come too close together
     # (eval_webarena.py; `--harness agentoccam`). Which tasks: those on the reddit site whose WebArena id (the

@@ -72,9 +72,11 @@ class PolicyAgent(Agent):
 
     def obs_preprocessor(self, obs: dict) -> dict:
         """BrowserGym's observation with ours added under `videodemo`; the raw DOM is dropped (AgentLab keeps every
-        step's observation on disk), the tree kept for `PageView`."""
+        step's observation on disk), the tree kept for `PageView`. `axtree_txt`, the key XRay's AXTree tab reads (and
+        AgentLab's own agents fill), holds the page text our policy is given."""
         kept = {key: value for key, value in obs.items() if key != "dom_object"}
         kept["videodemo"] = from_browsergym(obs, self.view.options)
+        kept["axtree_txt"] = kept["videodemo"].observation.text
         return kept
 
     def get_action(self, obs: dict) -> tuple[str, StepInfo]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import copy
+from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from tests.agent.replay_helpers import replay_settings_for
@@ -40,9 +42,14 @@ def test_report_page_shows_charts_and_a_flipped_task_side_by_side(replay_runs, c
     text = report(*replay_runs, out_dir=out)
     assert "helped (run 2 passes, run 1 fails) 2: shop:20, shop:21" in text
 
-    page = chromium.new_page(viewport={"width": 1300, "height": 900})
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    width = "document.documentElement.scrollWidth"
     try:
         page.goto((out / "index.html").as_uri())
+        assert page.evaluate(width) <= 1280
+        # Every task row links to a page that exists (its flipped-task page, else run 1's task page).
+        tasks = page.locator("table.tasks a.task").evaluate_all("links => links.map(a => a.href)")
+        assert len(tasks) == 2 and all(Path(urlparse(href).path).is_file() for href in tasks)
         charts = page.locator("img.chart")
         assert charts.count() == 2
         for i in range(2):  # each chart decoded to a real picture
@@ -63,6 +70,19 @@ def test_report_page_shows_charts_and_a_flipped_task_side_by_side(replay_runs, c
         assert right.locator(".demo").count() == 1 and "demonstration:" in right.locator(".demo").inner_text()
         for side in (left, right):  # screenshots load from the run folders
             assert side.locator("img.shot").evaluate("img => img.complete && img.naturalWidth > 0")
+        # Why the failing side failed, at the top of its column; nothing wider than the window, details open.
+        assert "must_include '106.97' — not found" in page.locator(".side-head .verdict-box").first.inner_text()
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        assert page.evaluate(width) <= 1280
         page.screenshot(path=str(tmp_path / "flipped.png"), full_page=True)
+
+        # The replay run's task page: each step's screens before and after and the tree it acted on; fits 1,280 px.
+        page.goto(page.locator(".side-head").nth(1).locator("a").evaluate("a => a.href"))
+        first = page.locator("#step-1")
+        assert first.locator("img.shot").count() == 2
+        assert "RootWebArea" in first.locator(".observation pre").text_content()
+        assert "passed" in page.locator(".verdict-box").first.inner_text()
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        assert page.evaluate(width) <= 1280
     finally:
         page.close()

@@ -11,7 +11,8 @@ from PIL import Image
 
 from cli.main import main
 from reports.command import report
-from reports.report import format_table, summarize, write_task_page
+from reports.report import format_table, summarize
+from reports.task_story import write_task_page
 from running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
 from browser_env.step_extras import prepare_extra
 

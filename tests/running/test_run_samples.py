@@ -106,6 +106,15 @@ def test_a_killed_sample_resumes_without_paying_a_call_twice(sandbox, test_setti
     # the kill cut before its answer is sent once more.
     assert len(bodies) == 3
     assert bodies.count(bodies[0]) == 1 and bodies[2] == bodies[1]
+    # Each step keeps its model call for the task page: the messages the server got, the reply, and whether
+    # the reply was replayed from the cache (run.keep_model_calls).
+    episode = json.loads((out / "tasks" / record["_folder"] / "episode.json").read_text())
+    calls = [call for step in episode["steps"] for call in step["model_calls"]]
+    assert [(call["cached"], call["reply"]) for call in calls] == [(True, SCROLL), (False, RIGHT)]
+    kept = [{"role": m["role"], "content": "".join(p["text"] for p in m["content"])} for m in calls[1]["messages"]]
+    assert json.dumps(kept) == bodies[2]
+    page = (out / "tasks" / record["_folder"] / "report.html").read_text()
+    assert page.count('<details class="call">') == 2
 
 
 def test_at_temperature_0_later_samples_share_the_first_calls_and_say_so(
