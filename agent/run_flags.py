@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from agent.oracles.switches import check_mode, check_policy
 from agent.videos.modes import demonstration_mode
 from foundation.errors import UserError
 from settings import Settings
@@ -63,4 +64,8 @@ def apply_agent_arguments(args: argparse.Namespace, settings: Settings) -> None:
         agent.videos_per_task = args.videos_per_task
     if getattr(args, "index", None):
         agent.index_dir = str(Path(args.index).expanduser())
-    demonstration_mode(agent)
+    mode = demonstration_mode(agent)
+    if getattr(args, "policy", None) in ("replay", "video"):
+        check_mode(settings, mode, args.policy)
+    elif getattr(args, "policy", None):
+        check_policy(args.policy, settings)

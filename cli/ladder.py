@@ -1,0 +1,132 @@
+"""`videodemo demo --ladder`: where the replay baseline loses its tasks, one stage replaced by ground truth at a time.
+
+After the demo's recording and processing (reused when done), the tutorials are processed
+once more with the labels oracle (their ground-truth action logs instead of the OCR
+labeler, into an index of its own), then the replay policy with trajectory selection runs
+on the skill-retention tasks at four rungs, each adding one oracle to the rung below:
+
+    replay baseline      the demo's run with selection (its folder is shared with the demo)
+    + oracle labels      oracle.labels
+    + oracle selection   oracle.labels, oracle.selection
+    + oracle grounding   oracle.labels, oracle.selection, oracle.grounding
+
+Each rung is a normal, resumable run folder. The table gives each rung's passed/scored and
+its paired comparison with the rung below (evaluation/paired_stats.py, as `videodemo
+report` pairs runs: the change, helped/hurt, the exact McNemar p); the rung whose oracle
+gains the most tasks names the stage that loses the most. The definitions of the oracles
+are in docs/baselines.md ("The oracle ladder").
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cli.demo_scores import RunResult
+
+
+@dataclass(frozen=True)
+class Rung:
+    label: str
+    folder: str  # under <cache>/runs ("-quick" added with --quick)
+    oracles: tuple[str, ...]  # the oracle switches on
+    stage: str  # what the rung's own oracle replaces ("" for the baseline)
+
+
+RUNGS = (
+    Rung("replay baseline", "demo-replay-selection", (), ""),
+    Rung("+ oracle labels", "demo-ladder-labels", ("labels",), "labeling (OCR labeler)"),
+    Rung("+ oracle selection", "demo-ladder-labels-selection", ("labels", "selection"), "selection (embeddings)"),
+    Rung(
+        "+ oracle grounding", "demo-ladder-labels-selection-grounding", ("labels", "selection", "grounding"),
+        "grounding (name similarity)",
+    ),
+)  # fmt: skip
+
+
+def run_ladder(settings, names: list[str], args, clock) -> int:
+    """Process with oracle labels, run the four rungs, print the table (the demo has done sites, recording and
+    the OCR processing)."""
+    from cli.demo import _process, _run
+
+    oracle_labels = copy.deepcopy(settings)
+    oracle_labels.oracle.labels = True
+    _process(oracle_labels, names, args.workers, clock)
+    results = []
+    for rung in RUNGS:
+        rung_settings = copy.deepcopy(settings)
+        for name in rung.oracles:
+            setattr(rung_settings.oracle, name, True)
+        results.append(_run(rung_settings, names, rung.label, True, rung.folder, args, clock))
+    print("\n".join(ladder_lines(results, settings.report, clock)))
+    return 0
+
+
+@dataclass
+class RungResult:
+    rung: Rung
+    run_dir: Path
+    passed: int
+    scored: int
+    pair: Any = None  # PairedComparison with the rung below
+
+
+def compare_rungs(results: list[RunResult], report_settings: Any) -> list[RungResult]:
+    """Each rung's counts and its paired comparison with the rung below (errored tasks as `report.errors` says)."""
+    from evaluation.comparison import compare
+    from evaluation.paired_stats import compare_pair
+    from evaluation.run_groups import group_configurations
+
+    folders = [result.run_dir for result in results]
+    comparison = compare(group_configurations(folders, [r.label for r in RUNGS[: len(folders)]]), report_settings, {})
+    rungs = []
+    for index, (rung, configuration) in enumerate(zip(RUNGS, comparison.results)):
+        passed = sum(p for p, _ in configuration.frequencies.values())
+        scored = sum(s for _, s in configuration.frequencies.values())
+        below = comparison.results[index - 1].frequencies if index else None
+        pair = compare_pair(below, configuration.frequencies, report_settings) if below is not None else None
+        rungs.append(RungResult(rung, folders[index], passed, scored, pair))
+    return rungs
+
+
+def ladder_lines(results: list[RunResult], report_settings: Any, clock: Any = None) -> list[str]:
+    from evaluation.text_table import text_columns
+
+    rungs = compare_rungs(results, report_settings)
+    gains = {index: len(r.pair.helped) - len(r.pair.hurt) for index, r in enumerate(rungs) if r.pair is not None}
+    most = max(gains, key=lambda index: (gains[index], -index)) if gains else None
+    rows = [["rung", "oracles", "passed", "change vs rung below", "McNemar p", "helped", "hurt"]]
+    for index, rung in enumerate(rungs):
+        rate = f"{rung.passed}/{rung.scored}" + (f" = {rung.passed / rung.scored:.1%}" if rung.scored else "")
+        change = p = helped = hurt = ""
+        if rung.pair is not None:
+            pair = rung.pair
+            points = f"{pair.difference * 100:+.1f} points" if pair.difference is not None else "-"
+            change = f"{gains[index]:+d} tasks ({points})" + (" <- most" if index == most else "")
+            p = f"{pair.mcnemar_p:.3g}" if pair.mcnemar_p is not None else "-"
+            helped, hurt = str(len(pair.helped)), str(len(pair.hurt))
+        rows.append([rung.rung.label, ", ".join(rung.rung.oracles) or "none", rate, change, p, helped, hurt])
+    lines = [
+        "",
+        "=" * 78,
+        "ORACLE LADDER: the replay baseline with one more stage replaced by ground truth per rung (diagnostics)",
+        "=" * 78,
+        text_columns(rows),
+        "",
+    ]
+    if most is not None and gains[most] > 0:
+        lines.append(f"The stage that loses the most tasks: {rungs[most].rung.stage}: its oracle gains "
+                     f"{gains[most]:+d} tasks over the rung below.")  # fmt: skip
+    elif most is not None:
+        lines.append("No oracle gains tasks over the rung below: no single stage loses them.")
+    for rung in rungs:
+        if rung.pair is not None and (rung.pair.helped or rung.pair.hurt):
+            lines.append(f"  {rung.rung.label}: helped {', '.join(rung.pair.helped) or '-'}; "
+                         f"hurt {', '.join(rung.pair.hurt) or '-'}")  # fmt: skip
+    lines += ["", "each rung's run folder (`videodemo report` them side by side for the flipped tasks' pages):"]
+    lines += [f"  {rung.rung.label}: {rung.run_dir}" for rung in rungs]
+    if clock is not None:
+        lines += ["", "time per phase:", *clock.lines()]
+    return lines
