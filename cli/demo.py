@@ -194,7 +194,8 @@ def _process(settings, names: list[str], workers: int, clock: _Clock) -> None:
     p.labeler, p.objectives, p.trajectory_filtering, p.action_filtering = "ocr", "derived", False, False
     index_dir = default_index_dir(settings)
     labels = "the ground-truth logs (oracle.labels)" if settings.oracle.labels else "ocr"
-    print(f"processing {len(names)} tutorial(s) into {index_dir} (labeler {labels}, objectives derived) ...", flush=True)
+    print(f"processing {len(names)} tutorial(s) into {index_dir} (labeler {labels}, objectives derived) ...",
+          flush=True)  # fmt: skip
     with indexing_pipeline(processing_settings, index_dir) as pipeline:
         found = sources.from_sandbox(processing_settings)
         videos = [video for video in found.videos if video.video_id in names]

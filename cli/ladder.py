@@ -60,8 +60,39 @@ def run_ladder(settings, names: list[str], args, clock) -> int:
         for name in rung.oracles:
             setattr(rung_settings.oracle, name, True)
         results.append(_run(rung_settings, names, rung.label, True, rung.folder, args, clock))
-    print("\n".join(ladder_lines(results, settings.report, clock)))
+    beyond = beyond_the_top(oracle_labels, results[-1].run_dir)
+    print("\n".join(ladder_lines(results, settings.report, clock, beyond)))
     return 0
+
+
+def beyond_the_top(settings, run_dir: Path) -> list[str]:
+    """What the top rung still fails, split by whether the tutorials show every step of the task's reference
+    solution (agent/oracles/coverage.py `cover_chain`, over the oracle-label index): `settings` has oracle.labels."""
+    from agent.oracles.coverage import cover_chain
+    from agent.oracles.reference import ReferenceSolutions
+    from agent.videos.task_videos import index_folder
+    from evaluation.run_records import iter_records
+    from processing.index import TrajectoryIndex
+    from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+
+    failed = {record["task_key"] for record in iter_records(run_dir) if record.get("status") != "passed"}
+    if not failed:
+        return []
+    index = TrajectoryIndex.load(index_folder(settings), settings)
+    references = ReferenceSolutions(settings)
+    uncovered, covered = [], []
+    for task in load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks:
+        if task.key not in failed:
+            continue
+        trajectories = [t for video in task.videos for t in index.trajectories(video)]
+        _, missing = cover_chain(trajectories, references.steps(task, "the ladder"), task.intent)
+        (uncovered if missing else covered).append(task.key)
+    return [
+        f"Beyond the top rung, {len(failed)} tasks fail with all three oracles: {len(uncovered)} need a step that no "
+        "trajectory of their videos shows (by names: a tutorial not covering the task), and "
+        f"{len(covered)} are covered step by step yet fail on what no oracle replaces (the answer read off the "
+        f"page, the values typed){': ' + ', '.join(covered) if covered else ''}.",
+    ]
 
 
 @dataclass
@@ -91,12 +122,14 @@ def compare_rungs(results: list[RunResult], report_settings: Any) -> list[RungRe
     return rungs
 
 
-def ladder_lines(results: list[RunResult], report_settings: Any, clock: Any = None) -> list[str]:
+def ladder_lines(
+    results: list[RunResult], report_settings: Any, clock: Any = None, beyond: list[str] | None = None
+) -> list[str]:
     from evaluation.text_table import text_columns
 
     rungs = compare_rungs(results, report_settings)
     gains = {index: len(r.pair.helped) - len(r.pair.hurt) for index, r in enumerate(rungs) if r.pair is not None}
-    most = max(gains, key=lambda index: (gains[index], -index)) if gains else None
+    most = [index for index in gains if gains[index] == max(gains.values())]
     rows = [["rung", "oracles", "passed", "change vs rung below", "McNemar p", "helped", "hurt"]]
     for index, rung in enumerate(rungs):
         rate = f"{rung.passed}/{rung.scored}" + (f" = {rung.passed / rung.scored:.1%}" if rung.scored else "")
@@ -104,7 +137,7 @@ def ladder_lines(results: list[RunResult], report_settings: Any, clock: Any = No
         if rung.pair is not None:
             pair = rung.pair
             points = f"{pair.difference * 100:+.1f} points" if pair.difference is not None else "-"
-            change = f"{gains[index]:+d} tasks ({points})" + (" <- most" if index == most else "")
+            change = f"{gains[index]:+d} tasks ({points})" + (" <- most" if index in most else "")
             p = f"{pair.mcnemar_p:.3g}" if pair.mcnemar_p is not None else "-"
             helped, hurt = str(len(pair.helped)), str(len(pair.hurt))
         rows.append([rung.rung.label, ", ".join(rung.rung.oracles) or "none", rate, change, p, helped, hurt])
@@ -116,15 +149,18 @@ def ladder_lines(results: list[RunResult], report_settings: Any, clock: Any = No
         text_columns(rows),
         "",
     ]
-    if most is not None and gains[most] > 0:
-        lines.append(f"The stage that loses the most tasks: {rungs[most].rung.stage}: its oracle gains "
-                     f"{gains[most]:+d} tasks over the rung below.")  # fmt: skip
-    elif most is not None:
+    if most and gains[most[0]] > 0:
+        stages = " and ".join(rungs[index].rung.stage for index in most)
+        each = "each gains" if len(most) > 1 else "its oracle gains"
+        lines.append(f"The stage that loses the most tasks: {stages}: {each} {gains[most[0]]:+d} tasks over the rung "
+                     "below.")  # fmt: skip
+    elif most:
         lines.append("No oracle gains tasks over the rung below: no single stage loses them.")
     for rung in rungs:
         if rung.pair is not None and (rung.pair.helped or rung.pair.hurt):
             lines.append(f"  {rung.rung.label}: helped {', '.join(rung.pair.helped) or '-'}; "
                          f"hurt {', '.join(rung.pair.hurt) or '-'}")  # fmt: skip
+    lines += beyond or []
     lines += ["", "each rung's run folder (`videodemo report` them side by side for the flipped tasks' pages):"]
     lines += [f"  {rung.rung.label}: {rung.run_dir}" for rung in rungs]
     if clock is not None:

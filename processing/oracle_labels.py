@@ -81,5 +81,7 @@ class OracleLabeler:
     def estimate_calls(self, frame_count: int) -> int:
         return 0
 
-    def label(self, video: VideoRecord, keyframes: list[KeyFrame], client: ModelClient) -> tuple[list[Clip], StageStats]:
+    def label(
+        self, video: VideoRecord, keyframes: list[KeyFrame], client: ModelClient
+    ) -> tuple[list[Clip], StageStats]:
         return [Clip(0, max(0, len(keyframes) - 1), oracle_actions(video, keyframes))], StageStats()

@@ -206,7 +206,9 @@ class VideoPolicy:
         assert self.progress is not None
         record = getattr(self.env, "record", None)
         moved = self.progress.carried_out(record.steps[-1]) if self.steps > 1 and record and record.steps else None
-        trajectories = [t for video in self.videos.processed for t in self.source.trajectories(video)]  # type: ignore[union-attr]
+        source = self.source
+        assert source is not None
+        trajectories = [t for video in self.videos.processed for t in source.trajectories(video)]
         previous = self.oracle_shown
         chosen, selection_record = oracle_selection.choose(self.progress, trajectories, self.task.intent, previous)
         selection_record["reference"] = self.progress.record()

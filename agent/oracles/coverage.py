@@ -26,6 +26,8 @@ steps do. The comparison, step by step:
 cover in a row (from their first step: what the replay policy follows; or from any of
 their steps: what a model shown the whole trajectory can use), then by how many of
 those are exact matches, then the fewest steps, then the index's order.
+`cover_chain` walks a whole reference solution through them (which trajectory covers
+which steps, and which steps none covers).
 """
 
 from __future__ import annotations
@@ -202,3 +204,24 @@ def covering(
 
 def _is_enter(action: LabeledAction) -> bool:
     return action.kind == "press" and action.text.strip().lower() in ("enter", "return")
+
+
+def cover_chain(
+    trajectories: list[Trajectory], steps: list[ReferenceStep], intent: str, from_start: bool = True
+) -> tuple[list[Cover], list[ReferenceStep]]:
+    """The whole reference solution walked through, by names alone: at each step the best-ranked trajectory that
+    covers it (the steps it covers are passed), or, when none does, that step listed as uncovered and the next
+    one tried. A bound on what any selection could show from these trajectories, page aside."""
+    wanted = reference_steps_to_cover(steps)
+    chain: list[Cover] = []
+    uncovered: list[ReferenceStep] = []
+    position = 0
+    while position < len(wanted):
+        found = covering(trajectories, wanted[position:], intent, from_start)
+        if found:
+            chain.append(found[0])
+            position += found[0].matched
+        else:
+            uncovered.append(wanted[position])
+            position += 1
+    return chain, uncovered

@@ -43,9 +43,6 @@ class ReferenceStep:
         """A click on a menu's option (`click [option 'Price']`): what a demonstration shows as a choice."""
         return self.verb == "click" and self.target is not None and self.target.role in MENU_ROLES
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"action": self.text}
-
 
 def parse_step(text: str) -> ReferenceStep:
     """A solution action as a step; UserError naming it when it cannot be read."""

@@ -28,7 +28,9 @@ def check_mode(settings: Settings, mode: Mode, policy: str) -> None:
     """oracle.selection stands in for trajectory selection, so it needs it; grounding needs demonstrations."""
     check_policy(policy, settings)
     if settings.oracle.selection and mode is not Mode.SELECTION:
-        raise UserError(f"oracle.selection stands in for trajectory selection, which this run turns off ({mode.value} "
-                        "mode): drop --no-trajectory-selection, --no-videos or --transcript-only, or the oracle")  # fmt: skip
+        raise UserError(
+            f"oracle.selection stands in for trajectory selection, which this run turns off ({mode.value} mode): "
+            "drop --no-trajectory-selection, --no-videos or --transcript-only, or the oracle"
+        )
     if settings.oracle.grounding and mode is Mode.NONE:
         raise UserError("oracle.grounding grounds demonstrated steps, and --no-videos shows none: drop one of them")

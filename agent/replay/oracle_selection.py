@@ -77,7 +77,8 @@ def select(
             candidates.append(entry)
             if plan is None or not progress.on_track(plan.action, page):
                 continue
-            reason = f"covers {cover.matched} of the reference's next steps from {step.text}, and its first step does it here"
+            covers_here = f"covers {cover.matched} of the reference's next steps from {step.text}"
+            reason = f"{covers_here}, and its first step does it here"
             record.update(
                 reference_step=step.text, passed_over_steps=passed_over, candidates=candidates[:10],
                 decision=RESELECTED, chosen=cover.trajectory.trajectory_id, continued=False, reason=reason,

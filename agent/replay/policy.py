@@ -270,7 +270,9 @@ class ReplayPolicy:
                 planned[key] = self.planner.plan(trajectory.actions, start, page)
             return start, planned[key]
 
-        trajectories = [t for video in self.videos.processed for t in self.source.trajectories(video)]  # type: ignore[union-attr]
+        source = self.source
+        assert source is not None
+        trajectories = [t for video in self.videos.processed for t in source.trajectories(video)]
         previous = self.current
         chosen, start, plan, record = oracle_selection.select(
             self.progress, trajectories, self.task.intent, plan_first, here, previous, why

@@ -92,11 +92,45 @@ def test_oracle_labels_say_in_one_line_when_a_video_has_no_log(tmp_path, test_se
     from processing.oracle_labels import OracleLabeler
 
     video = VideoRecord("talk", str(tmp_path / "talk.mp4"), "dir")
-    with pytest.raises(UserError, match=r"oracle.labels is on but video talk has no ground-truth action log .*talk\.actions\.json"):
+    missing = r"oracle.labels is on but video talk has no ground-truth action log .*talk\.actions\.json"
+    with pytest.raises(UserError, match=missing):
         OracleLabeler(test_settings).label(video, [], None)
 
 
 # ---- oracle.selection ----
+
+
+def test_the_reference_walked_through_the_tutorial_names_its_covering_trajectories(oracle_settings) -> None:
+    from agent.oracles.coverage import cover_chain
+
+    settings, _ = oracle_settings
+    tasks = tasks_by_key(settings)
+    trajectories = TrajectoryIndex.load(default_index_dir(settings), settings).trajectories(TUTORIAL)
+    references = ReferenceSolutions(settings)
+
+    def walk(key: str) -> tuple[list[str], list[str]]:
+        chain, uncovered = cover_chain(trajectories, references.steps(tasks[key], "test"), tasks[key].intent)
+        return [c.trajectory.trajectory_id for c in chain], [step.text for step in uncovered]
+
+    # Forums; then history (standing in for science) and Top: the tutorial's steps 1 and 3-4.
+    assert walk(SCIENCE_TOP) == ([f"{TUTORIAL}/0-0", f"{TUTORIAL}/2-3"], [])
+    # "List the posts of the DIY forum with the most commented ones first": the tutorial never sorts that way.
+    assert walk("forum:39") == ([f"{TUTORIAL}/0-0", f"{TUTORIAL}/2-2"], ["click [link 'Most commented']"])
+
+
+def test_a_tutorials_value_stands_in_for_the_tasks_but_a_pages_own_label_does_not() -> None:
+    from agent.oracles.coverage import EXACT, STANDING_IN, names_match
+
+    science = "Show me the top posts of all time in the science forum."
+    assert names_match("My Acount", "My Account", science) == EXACT  # a letter lost to OCR
+    assert names_match("history", "science", science) == STANDING_IN  # the tutorial's forum where the task has its own
+    assert names_match("Alphabetical", "science", science) == 0  # a tab of the page, not a forum
+    review = "Write a 5-star review of the Nestwell Electric Kettle with the summary 'Boils fast'"
+    assert names_match("4 stars", "5 stars", review) == STANDING_IN
+    headlamp = "Add the Summitry LED Headlamp 2-Pack to my wish list."
+    product = "Summitry LED Headlamp 2-Pack, Rechargeable, 1200 Lumens, Motion Sensor"
+    assert names_match("Velocore Yoga Mat 6mm, Non-Slip, with Carrying Strap", product, headlamp) == STANDING_IN
+    assert names_match("Add to Cart", "My Wish List", headlamp) == 0  # labels of the page never stand in
 
 
 def test_the_selection_oracle_follows_the_trajectories_covering_the_reference(oracle_settings, tmp_path) -> None:
@@ -133,7 +167,8 @@ def test_the_oracles_say_in_one_line_what_they_cannot_do(test_settings) -> None:
     settings = copy.deepcopy(test_settings)
     settings.oracle.selection = True
     settings.oracle.solutions = str(SANDBOX_CONFIGS_DIR.parent / "solutions" / "shop.json")
-    with pytest.raises(UserError, match=r"oracle.selection is on but task forum:36 has no reference solution in .*shop\.json"):
+    missing = r"oracle.selection is on but task forum:36 has no reference solution in .*shop\.json"
+    with pytest.raises(UserError, match=missing):
         ReferenceSolutions(settings).steps(tasks_by_key(settings)[SCIENCE_TOP], "oracle.selection")
     with pytest.raises(UserError, match="oracle.selection stands in for trajectory selection"):
         check_mode(settings, Mode.WHOLE_VIDEO, "replay")
