@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from agent.oracles.switches import check_mode, check_policy
 from agent.videos.modes import demonstration_mode
 from foundation.errors import UserError
 from settings import Settings
@@ -63,7 +64,11 @@ def apply_agent_arguments(args: argparse.Namespace, settings: Settings) -> None:
         agent.videos_per_task = args.videos_per_task
     if getattr(args, "index", None):
         agent.index_dir = str(Path(args.index).expanduser())
-    demonstration_mode(agent)
+    mode = demonstration_mode(agent)
+    if getattr(args, "policy", None) in ("replay", "video"):
+        check_mode(settings, mode, args.policy)
+    elif getattr(args, "policy", None):
+        check_policy(args.policy, settings)
     if settings.agentoccam.prompt_source == "original" and getattr(args, "policy", None) is not None:
         plays = args.policy == "agentoccam" or (args.policy in _ON_BASE_AGENT and agent.base_agent == "agentoccam")
         if plays:  # AgentOccam's own prompt: a checkout or file missing is one line before any run folder is made

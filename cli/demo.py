@@ -18,6 +18,9 @@ Phases, each timed, each resumable (a second run reuses what the first made):
 not part of the default demo. Everything printed is measured by this run. These are baselines: the VLM method
 runs with `process-videos` and `videodemo run --policy video` once a model is set up.
 `--quick` does the same with one tutorial and its tasks, for tests and a first look.
+`--ladder` runs, after the recording and processing, the oracle ladder instead of the two runs
+(cli/ladder.py): the replay baseline, then with oracle labels, oracle selection and oracle
+grounding added one at a time, each compared with the rung below.
 """
 
 from __future__ import annotations
@@ -47,6 +50,12 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     demo.add_argument("--quick", action="store_true", help=f"only the tutorial {QUICK_TUTORIALS[0]} and its tasks")
     demo.add_argument("--workers", type=int, default=2, metavar="N", help="videos and tasks at once (default 2)")
     demo.add_argument("--fresh", action="store_true", help="run the tasks again instead of reusing finished ones")
+    demo.add_argument(
+        "--ladder",
+        action="store_true",
+        help="instead of the two runs: the oracle ladder (the replay baseline, then with ground-truth labels, "
+        "selection and grounding added one at a time, each paired with the rung below; docs/baselines.md)",
+    )
     demo.add_argument(
         "--labelers",
         action="store_true",
@@ -81,6 +90,8 @@ def _demo(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise UserError(f"--workers is {args.workers}: pass 1 or more")
+    if args.ladder and args.labelers:
+        raise UserError("--ladder and --labelers are two separate jobs: run `videodemo demo --labelers` on its own")
     if "ocr" not in LABELERS:
         raise UserError("the OCR labeler is not registered in processing/plugins.py: update the checkout")
     settings = load_settings_from_args(args)
@@ -91,6 +102,10 @@ def _demo(args: argparse.Namespace) -> int:
     _start_sites(settings, clock)
     names = _record(settings, clock, list(QUICK_TUTORIALS) if args.quick else None, args.workers)
     _process(settings, names, args.workers, clock)
+    if args.ladder:
+        from cli.ladder import run_ladder
+
+        return run_ladder(settings, names, args, clock)
 
     from cli.demo_scores import accuracy_lines, labeler_accuracy
 
@@ -167,16 +182,20 @@ def _record(settings, clock: _Clock, only: list[str] | None, workers: int) -> li
 
 
 def _process(settings, names: list[str], workers: int, clock: _Clock) -> None:
-    """process-videos --source sandbox --labeler ocr --objectives derived, without the filtering stages."""
+    """process-videos --source sandbox --labeler ocr --objectives derived, without the filtering stages
+    (with `oracle.labels` on: the ground-truth logs instead of the labeler, into folders of their own)."""
     from processing import sources
+    from processing.oracle_labels import default_index_dir
     from processing.pipeline import indexing_pipeline
 
     since = time.perf_counter()
     processing_settings = copy.deepcopy(settings)
     p = processing_settings.processing
     p.labeler, p.objectives, p.trajectory_filtering, p.action_filtering = "ocr", "derived", False, False
-    index_dir = settings.paths.index_dir
-    print(f"processing {len(names)} tutorial(s) into {index_dir} (labeler ocr, objectives derived) ...", flush=True)
+    index_dir = default_index_dir(settings)
+    labels = "the ground-truth logs (oracle.labels)" if settings.oracle.labels else "ocr"
+    print(f"processing {len(names)} tutorial(s) into {index_dir} (labeler {labels}, objectives derived) ...",
+          flush=True)  # fmt: skip
     with indexing_pipeline(processing_settings, index_dir) as pipeline:
         found = sources.from_sandbox(processing_settings)
         videos = [video for video in found.videos if video.video_id in names]
@@ -184,7 +203,8 @@ def _process(settings, names: list[str], workers: int, clock: _Clock) -> None:
         summary = pipeline.summary(outcomes, found.problems, time.perf_counter() - since)
     print(summary.format())
     failed = [outcome.video_id for outcome in outcomes if not outcome.ok]
-    clock.done("processing", since, f"failed: {', '.join(failed)}" if failed else "")
+    name = "processing, oracle labels" if settings.oracle.labels else "processing"
+    clock.done(name, since, f"failed: {', '.join(failed)}" if failed else "")
 
 
 def _run(settings, names: list[str], label: str, selection: bool, folder: str, args, clock: _Clock):

@@ -99,14 +99,18 @@ def _settings(args: argparse.Namespace) -> "Settings":
 def summary_file(settings: "Settings", index_dir: Path) -> Path:
     """Where a run's summary goes: `<processed>/summary.json` for the default index, and a file of its own for
     any other `--index`, so runs building different indexes from the same videos do not overwrite each other's."""
-    if index_dir.resolve() == settings.paths.index_dir.resolve():
-        return settings.paths.processed_dir / "summary.json"
+    from processing.oracle_labels import default_index_dir, processed_dir
+
+    if index_dir.resolve() == default_index_dir(settings).resolve():
+        return processed_dir(settings) / "summary.json"
     tag = hashlib.sha256(str(index_dir.resolve()).encode()).hexdigest()[:8]
-    return settings.paths.processed_dir / f"summary-{index_dir.name}-{tag}.json"
+    return processed_dir(settings) / f"summary-{index_dir.name}-{tag}.json"
 
 
 def _index_dir(args: argparse.Namespace, settings: "Settings") -> Path:
-    return Path(args.index).expanduser() if getattr(args, "index", None) else settings.paths.index_dir
+    from processing.oracle_labels import default_index_dir
+
+    return Path(args.index).expanduser() if getattr(args, "index", None) else default_index_dir(settings)
 
 
 def resolve_source(args: argparse.Namespace, settings: "Settings", dry_run: bool) -> "SourceResult":

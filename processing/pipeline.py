@@ -40,6 +40,7 @@ from processing import artifacts as art
 from processing.artifacts import VideoArtifacts, digest, stage_key
 from processing.changed_frames import KeyFrame, detect_changed_frames
 from processing.index import TrajectoryIndex
+from processing.oracle_labels import processed_dir
 from processing.plugins import Clip, create_labeler, create_objective_maker
 from processing.records import LabeledAction, Trajectory, VideoRecord
 from processing.stages import action_filtering, merging, trajectory_filtering
@@ -209,7 +210,7 @@ class Pipeline:
         """This command's lock on the video's artifact folder, or, when another command holds it, the
         video's outcome saying so (the video is left to that command)."""
         lock = FolderLock(
-            VideoArtifacts(self.settings.paths.processed_dir, video.video_id).folder,
+            VideoArtifacts(processed_dir(self.settings), video.video_id).folder,
             advice="this video is left to it (run again once it ends to pick up what it stored)",
         )
         try:
@@ -268,7 +269,7 @@ class Pipeline:
     # -- the stages of one video --------------------------------------------------------------------
 
     def _start(self, video: VideoRecord, tag: str, dry_run: bool) -> _Video:
-        files = VideoArtifacts(self.settings.paths.processed_dir, video.video_id)
+        files = VideoArtifacts(processed_dir(self.settings), video.video_id)
         state = _Video(video, files, VideoOutcome(video.video_id, ok=True), dry_run=dry_run, tag=tag)
         if not dry_run:
             art.write_json_atomic(files.folder / "video.json", video.to_dict())

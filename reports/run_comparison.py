@@ -41,6 +41,9 @@ def run_label(run_dir: Path) -> str:
     ]
     if identity.get("harness"):
         flags.append("(harness: " + ", ".join(sorted(identity["harness"])) + ")")
+    oracles = [name for name in ("labels", "selection", "grounding") if (identity.get("oracle") or {}).get(name)]
+    if oracles:
+        flags.append("(oracle: " + ", ".join(oracles) + ")")
     return " ".join([identity["policy"], *flags])
 
 

@@ -78,6 +78,8 @@ class RunSpec:
             # Which demonstrations selection may show (issue 38): a verified_only run is another configuration;
             # the default adds no key, so older run folders still resume.
             **_selection_identity(settings),
+            # Ground truth in place of a stage (docs/baselines.md, the oracle ladder); none adds no key.
+            **_oracle_identity(settings),
             # Sample K > 1 of the same configuration (sample 1 has no key, so older run folders still resume).
             **({"sample": settings.run.sample} if settings.run.sample != 1 else {}),
         }
@@ -91,6 +93,15 @@ def _selection_identity(settings: Settings) -> dict[str, Any]:
     if selection.stage2_verdicts:
         found["stage2_verdicts"] = True
     return {"selection": found} if found else {}
+
+
+def _oracle_identity(settings: Settings) -> dict[str, Any]:
+    """The oracle switches that are on (and where their solutions come from, when not the sandbox's)."""
+    oracle = settings.oracle
+    found: dict[str, Any] = {name: True for name in ("labels", "selection", "grounding") if getattr(oracle, name)}
+    if found and oracle.solutions:
+        found["solutions"] = str(Path(oracle.solutions).expanduser().resolve())
+    return {"oracle": found} if found else {}
 
 
 # The run conditions a harness preset changes (`--harness videowa`): a run under other conditions is another run.

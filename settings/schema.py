@@ -691,6 +691,25 @@ class VideoContextSettings:
 
 
 @dataclass
+class OracleSettings:
+    """Ground-truth stand-ins for one stage each, to measure where tasks are lost (docs/baselines.md, "The
+    oracle ladder"). Diagnostics only, never results: all off by default and in every preset; each one that is on
+    is part of the run's identity. They need ground truth, which only the bundled sandbox has."""
+
+    # Labels from the tutorials' ground-truth action logs (`<video>.actions.json`) instead of the labeler;
+    # processed into folders of their own (`<cache>/processed-oracle-labels`, `<cache>/index-oracle-labels`).
+    labels: bool = False
+    # Selection picks the trajectory whose steps do the reference solution's next steps (the replay policy and
+    # the method's `--policy video`, where it replaces two-stage selection).
+    selection: bool = False
+    # The replay policy acts on the reference solution's element for a demonstrated step of the same kind.
+    grounding: bool = False
+    # Reference solutions the selection and grounding oracles read: a JSON file or folder as `--solutions`
+    # takes; "" = the bundled sandbox's (tasks/sandbox/solutions).
+    solutions: str = ""
+
+
+@dataclass
 class Settings:
     paths: PathSettings = field(default_factory=PathSettings)
     browser: BrowserSettings = field(default_factory=BrowserSettings)
@@ -707,3 +726,4 @@ class Settings:
     evaluation: EvaluationSettings = field(default_factory=EvaluationSettings)
     agentoccam: AgentOccamSettings = field(default_factory=AgentOccamSettings)
     video_context: VideoContextSettings = field(default_factory=VideoContextSettings)
+    oracle: OracleSettings = field(default_factory=OracleSettings)

@@ -42,9 +42,10 @@ RULE = "imports go down the floors of docs/architecture.md"
 AGENT_ROOMS: dict[str, set[str]] = {
     "base": set(),
     "videos": {"base"},
-    "method": {"base", "videos"},
+    "oracles": {"base", "videos"},
+    "method": {"base", "videos", "oracles"},
     "videowa_baselines": {"base", "videos"},
-    "replay": {"base", "videos"},
+    "replay": {"base", "videos", "oracles"},
     "verification": {"base", "videos", "replay"},
 }
 ROOM_RULE = "rooms inside agent/ import downwards (docs/architecture.md, the agent's rooms)"

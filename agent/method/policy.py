@@ -20,9 +20,13 @@ from typing import Any
 
 from agent.base.agent import make_base_agent, without_videos
 from agent.videos.candidates import CandidateSource
-from agent.videos.demonstration import TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcript
+from agent.videos.demonstration import CONTINUED, SELECTED, TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcript
 from agent.videos.modes import Mode, demonstration_mode
 from agent.method.selection import TwoStageSelector
+from agent.oracles import selection as oracle_selection
+from agent.oracles.progress import Page, ReferenceProgress
+from agent.oracles.reference import ReferenceSolutions
+from agent.oracles.switches import check_mode
 from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
 from agent.videos.context import VideoFrames, load_task_videos
 from agent.videos.question import FactualQuestion
@@ -33,6 +37,7 @@ from browser_env.observation import Observation
 from running.policy import PolicyStep, declared_episode_options
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
+from processing.records import Trajectory
 from settings import Settings
 
 # The factual question is asked with the last few distinct demonstrations shown, not every one.
@@ -57,7 +62,10 @@ class VideoPolicy:
             self.source = CandidateSource(
                 self.index, selection.stage1_pool_per_video, selection.stage1_precut, selection.demonstrations
             )
-        if self.mode in (Mode.SELECTION, Mode.WHOLE_VIDEO):
+        check_mode(settings, self.mode, self.name)
+        # The selection oracle stands in for two-stage selection (agent/oracles/selection.py): no selection call.
+        self.references = ReferenceSolutions(settings) if settings.oracle.selection else None
+        if self.mode in (Mode.SELECTION, Mode.WHOLE_VIDEO) and self.references is None:
             self.client.role_settings(settings.selection.role)  # an unconfigured role fails before any task
             if self.source is not None and self.mode is Mode.SELECTION:
                 # Selection reads the page as the policy renders it (the policy's hook, not a copy).
@@ -66,6 +74,7 @@ class VideoPolicy:
             raise UserError(f"video_context.intermediate_from is {settings.video_context.intermediate_from!r}; "
                             "set it to video (VideoWA's way) or shown")  # fmt: skip
         self.frames = VideoFrames(settings.video_context)
+        self.env: Any = None
         # Built only when it will be asked, so a run without videos needs no VideoWA question file.
         asks = settings.video_context.intermediate_from == "video" and self.mode is not Mode.NONE
         self.question = FactualQuestion(settings, self.frames) if asks else None
@@ -82,10 +91,13 @@ class VideoPolicy:
         self.chosen: list[dict[str, Any]] = []  # per step: what was shown (the task record's list)
         self.note: str | None = None
         self.intermediate: dict[str, Any] | None = None  # the factual question's record (agent/videos/question.py)
+        self.progress: ReferenceProgress | None = None  # along the reference solution, under oracle.selection
+        self.oracle_shown: Trajectory | None = None
 
     # ---- the Policy protocol ----
 
     def attach_environment(self, env: Any) -> None:
+        self.env = env  # the selection oracle reads what each step carried out
         self.base.attach_environment(env)
 
     def episode_options(self, defaults: EpisodeOptions) -> EpisodeOptions:
@@ -95,6 +107,8 @@ class VideoPolicy:
         self._reset_episode()
         self.task = task
         self.base.reset(task)
+        if self.references is not None:
+            self.progress = ReferenceProgress(self.references.steps(task, "oracle.selection"))
         if self.mode is Mode.NONE:
             self.note = "videos are off (agent.use_videos=false): no demonstrations"
             return
@@ -106,7 +120,8 @@ class VideoPolicy:
         if self.note is not None:
             return
         if self.mode is Mode.SELECTION:
-            self.selector.reset(self.videos.processed, self.videos.titles)
+            if self.selector is not None:  # none under the selection oracle
+                self.selector.reset(self.videos.processed, self.videos.titles)
         elif self.mode is Mode.WHOLE_VIDEO:
             trajectory, self.fixed_record, self.note = choose_whole_video(
                 self.client, self.settings.selection.role, self.source, task.intent, self.videos.processed,
@@ -122,10 +137,16 @@ class VideoPolicy:
         self.steps += 1
         selection_record: dict[str, Any] | None = None
         demonstration = self.fixed
-        if self.selector is not None and self.note is None:
+        if self.progress is not None and self.note is None:
+            demonstration, selection_record = self._oracle_selection()
+        elif self.selector is not None and self.note is None:
             selection = self.selector.select(self.task.intent, observation, self._history_text())
             demonstration, selection_record = selection.demonstration, selection.record
         step = self.base.step(observation, demonstration)
+        if self.progress is not None:
+            # The page the model acted on (the environment's latest: a base agent may have read the whole page).
+            seen = getattr(self.env, "observation", None) or observation
+            self.progress.chose(None, Page(list(seen.nodes.values())))
         info: dict[str, Any] = {"reasoning": step.info.get("reasoning", "")}
         info["demonstration"] = self._demonstration_record(demonstration)
         if self.steps == 1 and self.note is not None:
@@ -183,6 +204,24 @@ class VideoPolicy:
         self.client.close()
 
     # ---- helpers ----
+
+    def _oracle_selection(self) -> tuple[Demonstration | None, dict[str, Any]]:
+        """The selection oracle's demonstration for this step, after moving along the reference by the last step."""
+        assert self.progress is not None
+        record = getattr(self.env, "record", None)
+        moved = self.progress.carried_out(record.steps[-1]) if self.steps > 1 and record and record.steps else None
+        source = self.source
+        assert source is not None
+        trajectories = [t for video in self.videos.processed for t in source.trajectories(video)]
+        previous = self.oracle_shown
+        chosen, selection_record = oracle_selection.choose(self.progress, trajectories, self.task.intent, previous)
+        selection_record["reference"] = self.progress.record()
+        if moved is not None:
+            selection_record["reference_done"] = moved["done"]
+        self.oracle_shown = chosen or previous
+        if chosen is None:
+            return None, selection_record
+        return Demonstration(CONTINUED if selection_record["continued"] else SELECTED, chosen), selection_record
 
     def _history_text(self) -> str:
         return self.base.history_text()

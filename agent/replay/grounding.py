@@ -96,6 +96,10 @@ class PageView:
             self._full = list(self._full_page().values())
         return self._full
 
+    def loaded_full(self) -> list[TreeNode] | None:
+        """The whole page if it was read already (without reading it)."""
+        return self._full
+
     def all_nodes(self) -> list[TreeNode]:
         """The whole page when it was read, else the viewport."""
         return self._full if self._full is not None else self.view

@@ -42,6 +42,11 @@ from agent.replay.steps import Plan, StepPlanner
 from agent.replay.values import intent_values
 from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
 from agent.replay.whole_video_by_embeddings import choose_by_embeddings
+from agent.replay import oracle_selection
+from agent.replay.oracle_grounding import OracleGrounder, oracle_page
+from agent.oracles.progress import ReferenceProgress
+from agent.oracles.reference import ReferenceSolutions
+from agent.oracles.switches import check_mode
 from foundation.errors import UserError
 from browser_env.ax_tree import TreeNode
 from browser_env.observation import Observation
@@ -69,7 +74,12 @@ class ReplayPolicy:
             raise UserError("the replay policy follows trajectories, not narration: drop --transcript-only")
         self.embedder = Embedder(settings)
         self._vectors: dict[str, np.ndarray] = {}
-        grounder = Grounder(self._encode, settings.replay.grounding_min_similarity)
+        oracle = settings.oracle
+        check_mode(settings, self.mode, self.name)
+        # The oracles' ground truth: the tasks' reference solutions (docs/baselines.md, "The oracle ladder").
+        self.references = ReferenceSolutions(settings) if oracle.selection or oracle.grounding else None
+        self.oracle_grounder = OracleGrounder() if oracle.grounding else None
+        grounder = self.oracle_grounder or Grounder(self._encode, settings.replay.grounding_min_similarity)
         self.planner = StepPlanner(grounder, settings.replay.substitution_min_similarity, self._page_url)
         self.index = open_index(settings, self.embedder) if self.mode is not Mode.NONE else None
         selection = settings.selection
@@ -94,6 +104,7 @@ class ReplayPolicy:
         self.first_shown: dict[str, int] = {}
         self.shown: list[dict[str, Any]] = []
         self.steps = 0
+        self.progress: ReferenceProgress | None = None  # along the reference solution, with an oracle on
 
     # ---- the Policy protocol ----
 
@@ -104,6 +115,11 @@ class ReplayPolicy:
         self._reset_episode()
         self.task = task
         self.planner.begin(task.intent, intent_values(task.intent))
+        if self.references is not None:
+            switch = "oracle.selection" if self.settings.oracle.selection else "oracle.grounding"
+            self.progress = ReferenceProgress(self.references.steps(task, switch))
+        if self.oracle_grounder is not None:
+            self.oracle_grounder.progress = self.progress
         if self.mode is Mode.NONE:
             self.note = "videos are off (agent.use_videos=false): there is no demonstration to replay, so it stops"
             return
@@ -126,18 +142,23 @@ class ReplayPolicy:
         self.steps += 1
         page = PageView(observation.nodes, self._full_page_nodes if self.env is not None else None)
         info: dict[str, Any] = {"policy": POLICY_NOTE}
+        self._follow_reference(info)
         if self.note is not None:
             info["reason"] = self.note
             return self._stop(page, info, self.note)
         if self.steps == 1 and self.whole_video_record is not None:
             info["whole_video_choice"] = self.whole_video_record
         skipped: list[str] = []
-        if self.mode is Mode.SELECTION:
+        if self.mode is Mode.SELECTION and self.settings.oracle.selection:
+            plan = self._oracle_selected_step(page, info, skipped)
+        elif self.mode is Mode.SELECTION:
             plan = self._selected_step(observation, page, info, skipped)
         else:
             plan = self._whole_video_step(page, skipped)
         if skipped:
             info["skipped"] = skipped
+        if self.progress is not None:
+            self.progress.chose(plan.action if plan is not None else None, oracle_page(page))
         if self.current is not None:
             newly_chosen = info.get("selection", {}).get("decision") == "reselected"
             info["demonstration"] = self._demonstration_record(plan is not None and newly_chosen)
@@ -219,6 +240,62 @@ class ReplayPolicy:
         skipped += [f"{a.describe()}: {SKIPPED_KINDS.get(a.kind, '')}" for a in chosen.actions[:start]]
         self.position = start
         return plan
+
+    def _oracle_selected_step(self, page: PageView, info: dict, skipped: list[str]) -> Plan | None:
+        """The selection oracle (agent/replay/oracle_selection.py): continue while the trajectory's next step
+        does the reference's next step here, else choose what does."""
+        assert self.progress is not None
+        here = oracle_page(page)
+        why = ""
+        if self.current is not None:
+            position, skipped_before = self.position, len(skipped)
+            plan = self._next_plan(page, skipped)
+            if plan is not None and self.progress.on_track(plan.action, here):
+                info["selection"] = oracle_selection.continued(self.current, self.position + 1, plan, self.progress)
+                return plan
+            if plan is None:
+                why = f"the demonstration {self.current.trajectory_id} is finished or its next step does not ground"
+            else:
+                why = f"its step {self.position + 1} ({plan.describe()}) is not the reference's next step"
+            self.position = position
+            del skipped[skipped_before:]
+        planned: dict[tuple[str, int, int], Plan | None] = {}  # spans sharing a first step are planned once
+
+        def plan_first(trajectory: Trajectory) -> tuple[int, Plan | None]:
+            start = _first_actionable(trajectory.actions, 0)
+            if start is None:
+                return len(trajectory.actions), None
+            key = (trajectory.video_id, trajectory.span[0] + start, self.progress.target)  # type: ignore[union-attr]
+            if key not in planned:
+                planned[key] = self.planner.plan(trajectory.actions, start, page)
+            return start, planned[key]
+
+        source = self.source
+        assert source is not None
+        trajectories = [t for video in self.videos.processed for t in source.trajectories(video)]
+        previous = self.current
+        chosen, start, plan, record = oracle_selection.select(
+            self.progress, trajectories, self.task.intent, plan_first, here, previous, why
+        )
+        info["selection"] = record
+        if chosen is None:
+            info["stop_reason"] = record["reason"]
+            return None
+        self.current, self.followed = chosen, self.followed | {chosen.trajectory_id}
+        skipped += [f"{a.describe()}: {SKIPPED_KINDS.get(a.kind, '')}" for a in chosen.actions[:start]]
+        self.position = start
+        return plan
+
+    def _follow_reference(self, info: dict[str, Any]) -> None:
+        """With an oracle on: move along the reference solution by the action the last step carried out."""
+        if self.progress is None:
+            return
+        record = self.env.record if self.env is not None else None
+        if self.steps > 1 and record is not None and record.steps:
+            moved = self.progress.carried_out(record.steps[-1])
+            if moved is not None:
+                info["reference_done"] = moved["done"]
+        info["reference"] = self.progress.record()
 
     def _whole_video_step(self, page: PageView, skipped: list[str]) -> Plan | None:
         """No selection: the next step of the one trajectory that can be done here; steps that cannot are skipped."""

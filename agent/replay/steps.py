@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
 from agent.replay.grounding import Grounder, Grounding, PageView, anchor_nodes, field_value, options_of
@@ -33,6 +33,9 @@ from agent.replay.values import (
 from browser_env.ax_tree import TreeNode
 from processing.objectives.wording import starts_with_verb, url_path
 from processing.records import LabeledAction
+
+if TYPE_CHECKING:
+    from agent.replay.oracle_grounding import OracleGrounder
 
 _OBJECT = re.compile(r"^(\S+(?:\s+(?:to|from|on|for|in|into|of))?)\s+(.+)$")
 CLEARABLE = frozenset({"textbox", "searchbox", "spinbutton", "textarea"})  # fields whose text `clear` removes
@@ -72,11 +75,18 @@ class Plan:
 
 
 class StepPlanner:
-    def __init__(self, grounder: Grounder, substitution_floor: float, page_url: Callable[[], str]) -> None:
+    def __init__(
+        self, grounder: Grounder | OracleGrounder, substitution_floor: float, page_url: Callable[[], str]
+    ) -> None:
         self.grounder = grounder
         self.substitution_floor = substitution_floor
         self.page_url = page_url  # the current page's address ("" when unknown)
         self.begin("", [])
+
+    @property
+    def _oracle(self) -> bool:
+        """Grounding by the reference solution (agent/replay/oracle_grounding.py), not by names."""
+        return getattr(self.grounder, "is_oracle", False)
 
     def begin(self, intent: str, values: list[IntentValue]) -> None:
         self.intent = intent
@@ -91,6 +101,8 @@ class StepPlanner:
 
     def plan(self, actions: list[LabeledAction], position: int, page: PageView) -> Plan | None:
         action = actions[position]
+        if self._oracle:  # the grounding oracle compares the step itself with the reference's next step
+            self.grounder.demonstrated, self.grounder.intent = action, self.intent  # type: ignore[union-attr]
         following = actions[position + 1] if position + 1 < len(actions) else None
         if action.kind in ("click", "right_click"):
             return self._plan_click(action, page)
@@ -113,6 +125,8 @@ class StepPlanner:
         target = action.target.strip()
         floor = self.substitution_floor
         own = self.grounder.ground(target, "click", page, self._anchors)
+        if self._oracle:  # the grounding oracle's element is the solution's: nothing to put in its place
+            return Plan(f"click [{own.node.node_id}]", 1, own) if own is not None else None
         best: tuple[Grounding, Substitution] | None = None
         for rewritten, substitution in self._click_rewrites(target):
             found = self.grounder.ground(rewritten, "click", page, self._anchors)
@@ -175,6 +189,8 @@ class StepPlanner:
         found = self._field(action.target, "select", page)
         if found is None:
             return None
+        if self._oracle and found.node.role == "option":  # the solution clicks the option itself
+            return Plan(f"click [{found.node.node_id}]", 1, found)
         nodes = page.all_nodes() if found.where != "in view" else page.view
         substitution = choose_option(action.text, options_of(nodes, found.node), self.intent)
         option = (substitution.used if substitution else action.text).replace("]", ")").strip()
@@ -186,7 +202,7 @@ class StepPlanner:
         """The field or menu for `target`, or a field of the same kind that the task names instead ("first name")."""
         found = self.grounder.ground(target, kind, page, self._anchors)
         intent = self.intent
-        if found is None or mentioned_in(target, intent):
+        if found is None or self._oracle or mentioned_in(target, intent):
             return found
         nodes = page.all_nodes() if found.where != "in view" else page.view
         named = [

@@ -8,13 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from processing.index import DB_NAME, TrajectoryIndex
+from processing.oracle_labels import default_index_dir
 from settings import Settings
 
 PROCESS_HINT = "run `process-videos --source videowa_tutorials --tasks CONFIGS` (or `--source sandbox`) to process it"
 
 
 def index_folder(settings: Settings) -> Path:
-    return Path(settings.agent.index_dir).expanduser() if settings.agent.index_dir else settings.paths.index_dir
+    """`agent.index_dir`, else the default index (a folder of its own under `oracle.labels`)."""
+    return Path(settings.agent.index_dir).expanduser() if settings.agent.index_dir else default_index_dir(settings)
 
 
 def open_index(settings: Settings, embedder: Any = None) -> TrajectoryIndex | None:

@@ -1,0 +1,228 @@
+"""The oracle switches on one recorded sandbox tutorial (forum_browse_sort) and its tasks.
+
+- `oracle.labels`: processing takes the tutorial's ground-truth action log as its labels,
+  into processed and index folders of their own;
+- `oracle.selection`: the replay policy follows the trajectory that covers the task's
+  reference solution, and a model policy is shown it (no selection call);
+- `oracle.grounding`: the replay policy acts on the reference solution's elements;
+- each is in the run's identity, and each says in one line what is missing when it cannot work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from agent.oracles.coverage import covering
+from agent.oracles.reference import ReferenceSolutions
+from running.runner import RunSpec, default_run_dir, run
+from foundation.errors import UserError
+from processing.artifacts import VideoArtifacts, read_json
+from processing.index import TrajectoryIndex
+from processing.labeling_accuracy import ground_truth_actions
+from processing.oracle_labels import default_index_dir, processed_dir
+from processing.records import LabeledAction, VideoRecord
+from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+
+TUTORIAL = "forum_browse_sort"
+SCIENCE_TOP = "forum:36"  # Show me the top posts of all time in the science forum: Forums, science, Top
+
+
+@pytest.fixture(scope="module")
+def oracle_settings(sandbox):
+    """The sandbox settings with the tutorial processed under oracle.labels (derived objectives, no model)."""
+    from processing import sources
+    from processing.pipeline import indexing_pipeline
+    from tasks.sandbox.tutorials.recorder import record_tutorials
+
+    (recording,) = record_tutorials(sandbox.settings, only=[TUTORIAL])
+    settings = copy.deepcopy(sandbox.settings)
+    settings.oracle.labels = True
+    p = settings.processing
+    p.labeler, p.objectives, p.trajectory_filtering, p.action_filtering = "ocr", "derived", False, False
+    with indexing_pipeline(settings, default_index_dir(settings)) as pipeline:
+        videos = [video for video in sources.from_sandbox(settings).videos if video.video_id == TUTORIAL]
+        (outcome,) = pipeline.run(videos)
+    assert outcome.ok, outcome.reason
+    return settings, recording.files.actions
+
+
+def tasks_by_key(settings) -> dict:
+    return {task.key: task for task in load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks}
+
+
+def play(settings, ids: str, out: Path) -> dict[str, dict]:
+    spec = RunSpec(SANDBOX_CONFIGS_DIR, "replay", argparse.Namespace(), out_dir=out, ids=ids, progress=False)
+    run_dir = run(spec, settings)
+    records = {}
+    for path in (run_dir / "tasks").glob("*/record.json"):
+        record = json.loads(path.read_text())
+        record["episode"] = json.loads((path.parent / "episode.json").read_text())
+        records[record["task_key"]] = record
+    return records
+
+
+# ---- oracle.labels ----
+
+
+def test_oracle_labels_are_the_tutorials_log_in_an_index_of_their_own(oracle_settings) -> None:
+    settings, log = oracle_settings
+    stored = read_json(VideoArtifacts(processed_dir(settings), TUTORIAL).stage_path("merging"))
+    labels = [LabeledAction.from_dict(item) for item in stored["data"]]
+    truth = ground_truth_actions(log)
+    assert [(a.kind, a.target, a.text, a.start_s, a.end_s) for a in labels] == [
+        (a.kind, a.target, a.text, a.start_s, a.end_s) for a in truth
+    ]
+    assert {a.labeler for a in labels} == {"ground_truth"}
+    assert all(a.start_frame <= a.end_frame for a in labels)
+    # Folders of their own: the labeler's processing and index are left as they are.
+    off = copy.deepcopy(settings)
+    off.oracle.labels = False
+    assert processed_dir(settings) != processed_dir(off) and default_index_dir(settings) != default_index_dir(off)
+    index = TrajectoryIndex.load(default_index_dir(settings), settings)
+    whole = index.whole_video(TUTORIAL)
+    assert whole is not None and [a.target for a in whole.actions] == [a.target for a in truth]
+
+
+def test_oracle_labels_say_in_one_line_when_a_video_has_no_log(tmp_path, test_settings) -> None:
+    from processing.oracle_labels import OracleLabeler
+
+    video = VideoRecord("talk", str(tmp_path / "talk.mp4"), "dir")
+    missing = r"oracle.labels is on but video talk has no ground-truth action log .*talk\.actions\.json"
+    with pytest.raises(UserError, match=missing):
+        OracleLabeler(test_settings).label(video, [], None)
+
+
+# ---- oracle.selection ----
+
+
+def test_the_reference_walked_through_the_tutorial_names_its_covering_trajectories(oracle_settings) -> None:
+    from agent.oracles.coverage import cover_chain
+
+    settings, _ = oracle_settings
+    tasks = tasks_by_key(settings)
+    trajectories = TrajectoryIndex.load(default_index_dir(settings), settings).trajectories(TUTORIAL)
+    references = ReferenceSolutions(settings)
+
+    def walk(key: str) -> tuple[list[str], list[str]]:
+        chain, uncovered = cover_chain(trajectories, references.steps(tasks[key], "test"), tasks[key].intent)
+        return [c.trajectory.trajectory_id for c in chain], [step.text for step in uncovered]
+
+    # Forums; then history (standing in for science) and Top: the tutorial's steps 1 and 3-4.
+    assert walk(SCIENCE_TOP) == ([f"{TUTORIAL}/0-0", f"{TUTORIAL}/2-3"], [])
+    # "List the posts of the DIY forum with the most commented ones first": the tutorial never sorts that way.
+    assert walk("forum:39") == ([f"{TUTORIAL}/0-0", f"{TUTORIAL}/2-2"], ["click [link 'Most commented']"])
+
+
+def test_a_tutorials_value_stands_in_for_the_tasks_but_a_pages_own_label_does_not() -> None:
+    from agent.oracles.coverage import EXACT, STANDING_IN, names_match
+
+    science = "Show me the top posts of all time in the science forum."
+    assert names_match("My Acount", "My Account", science) == EXACT  # a letter lost to OCR
+    assert names_match("history", "science", science) == STANDING_IN  # the tutorial's forum where the task has its own
+    assert names_match("Alphabetical", "science", science) == 0  # a tab of the page, not a forum
+    review = "Write a 5-star review of the Nestwell Electric Kettle with the summary 'Boils fast'"
+    assert names_match("4 stars", "5 stars", review) == STANDING_IN
+    headlamp = "Add the Summitry LED Headlamp 2-Pack to my wish list."
+    product = "Summitry LED Headlamp 2-Pack, Rechargeable, 1200 Lumens, Motion Sensor"
+    assert names_match("Velocore Yoga Mat 6mm, Non-Slip, with Carrying Strap", product, headlamp) == STANDING_IN
+    assert names_match("Add to Cart", "My Wish List", headlamp) == 0  # labels of the page never stand in
+
+
+def test_the_selection_oracle_follows_the_trajectories_covering_the_reference(oracle_settings, tmp_path) -> None:
+    settings = copy.deepcopy(oracle_settings[0])
+    settings.oracle.selection = True
+    record = play(settings, SCIENCE_TOP, tmp_path / "run")[SCIENCE_TOP]
+    steps = [step["extra"] for step in record["episode"]["steps"]]
+    selections = [step["selection"] for step in steps]
+    assert all(s["oracle"].startswith("selection oracle") for s in selections)
+    # Forums from the tutorial's start, then its "history" put to "science" and Top, then the solution's stop.
+    first, second, third, last = selections
+    assert first["decision"] == "reselected" and first["chosen"].startswith(f"{TUTORIAL}/0-")
+    assert first["reference_step"] == "click [link 'Forums']"
+    assert second["decision"] == "reselected" and second["chosen"].startswith(f"{TUTORIAL}/2-")
+    assert second["reference_step"] == "click [link 'science']"
+    assert third["decision"] == "continued" and third["chosen"] == second["chosen"]
+    assert last["decision"] == "none" and "its stop" in last["reason"]
+    assert [s.get("reference_done") for s in steps[1:]] == [
+        ["click [link 'Forums']"], ["click [link 'science']"], ["click [link 'Top']"]
+    ]
+    # The choice agrees with the shared coverage function, and the task passes.
+    task = tasks_by_key(settings)[SCIENCE_TOP]
+    reference = ReferenceSolutions(settings).steps(task, "test")
+    index = TrajectoryIndex.load(default_index_dir(settings), settings)
+    covers = covering(index.trajectories(TUTORIAL), reference[1:], task.intent)
+    assert second["chosen"] in [c.trajectory.trajectory_id for c in covers if c.matched == covers[0].matched]
+    assert record["status"] == "passed", record["episode"]["steps"][-1]["extra"]
+
+
+def test_the_oracles_say_in_one_line_what_they_cannot_do(test_settings) -> None:
+    from agent.oracles.switches import check_mode, check_policy
+    from agent.videos.modes import Mode
+
+    settings = copy.deepcopy(test_settings)
+    settings.oracle.selection = True
+    settings.oracle.solutions = str(SANDBOX_CONFIGS_DIR.parent / "solutions" / "shop.json")
+    missing = r"oracle.selection is on but task forum:36 has no reference solution in .*shop\.json"
+    with pytest.raises(UserError, match=missing):
+        ReferenceSolutions(settings).steps(tasks_by_key(settings)[SCIENCE_TOP], "oracle.selection")
+    with pytest.raises(UserError, match="oracle.selection stands in for trajectory selection"):
+        check_mode(settings, Mode.WHOLE_VIDEO, "replay")
+    settings.oracle.selection, settings.oracle.grounding = False, True
+    with pytest.raises(UserError, match="oracle.grounding is read by --policy replay only, not video"):
+        check_policy("video", settings)
+
+
+def test_each_oracle_is_part_of_the_runs_identity(test_settings) -> None:
+    spec = RunSpec(SANDBOX_CONFIGS_DIR, "replay", argparse.Namespace(), kind="skill")
+    folders = set()
+    settings = copy.deepcopy(test_settings)
+    assert "oracle" not in spec.identity(settings)  # none on: older run folders keep their identity
+    folders.add(default_run_dir(settings, spec))
+    for name in ("labels", "selection", "grounding"):
+        setattr(settings.oracle, name, True)
+        assert name in spec.identity(settings)["oracle"]
+        folders.add(default_run_dir(settings, spec))
+    assert len(folders) == 4
+
+
+# ---- oracle.grounding ----
+
+
+def test_the_grounding_oracle_acts_on_the_reference_solutions_elements(oracle_settings, tmp_path) -> None:
+    settings = copy.deepcopy(oracle_settings[0])
+    settings.oracle.selection = settings.oracle.grounding = True
+    record = play(settings, SCIENCE_TOP, tmp_path / "run")[SCIENCE_TOP]
+    steps = [step["extra"] for step in record["episode"]["steps"]]
+    grounded = [step["replayed"]["grounded"] for step in steps if "replayed" in step]
+    assert [g["node"].split(" ", 1)[1] for g in grounded] == ["link 'Forums'", "link 'science'", "link 'Top'"]
+    assert grounded[1]["looked_for"] == "history"  # the tutorial's forum, grounded on the task's
+    assert all(g["similarity"] == 1.0 and "grounding oracle" in g["next_best"][0]["note"] for g in grounded)
+    assert record["status"] == "passed"
+
+
+# ---- oracle.selection with a model policy ----
+
+SUBSCRIBERS = "Which forum has the most subscribers?"  # task 37: Forums, Subscribers, stop [travel]
+
+
+def test_the_selection_oracle_shows_a_model_the_covering_demonstration_without_asking(run_agent, sandbox) -> None:
+    from tests.agent.world import DEMONSTRATION, FORUM_SPANS, FORUM_VIDEO, POLICY, action, record, rules_for, steps
+
+    rules = rules_for(SUBSCRIBERS, POLICY, [action("scroll [down]"), action("stop [travel]")])
+    agent_run = run_agent(rules, "37", "--max-steps", "3", "--set", "oracle.selection=true")
+    assert agent_run.exit_code == 0, agent_run.stdout
+    assert [request.kind for request in agent_run.requests] == ["policy", "policy"]  # no selection call
+    selections = [step["extra"]["selection"] for step in steps(agent_run.out, 37)]
+    # Both forum trajectories cover the first reference step (Forums; history is no stand-in for the page's own
+    # Subscribers tab): the shorter is shown, and kept while the model has not clicked Forums.
+    forums = f"{FORUM_VIDEO}/0-0"
+    assert [(s["decision"], s["chosen"]) for s in selections] == [("reselected", forums), ("continued", forums)]
+    assert selections[0]["reference_step"] == "click [link 'Forums']"
+    assert [c["covers"] for c in selections[0]["candidates"]] == [1, 1]
+    assert DEMONSTRATION in agent_run.requests[0].text and FORUM_SPANS[0][2] in agent_run.requests[0].text
+    assert record(agent_run.out, 37)["status"] == "passed"
