@@ -34,10 +34,23 @@ def rebased(value: Any, task_dir: Path, page_folder: Path) -> Any:
         return {key: rebased(item, task_dir, page_folder) for key, item in value.items()}
     if isinstance(value, list):
         return [rebased(item, task_dir, page_folder) for item in value]
-    if isinstance(value, str) and value and len(value) < 300 and not value.startswith("data:") and "\n" not in value:
-        if not Path(value).is_absolute() and (task_dir / value).is_file():
-            return page_link(task_dir / value, page_folder)
+    if isinstance(value, str) and _may_name_a_file(value) and _is_file(task_dir / value):
+        return page_link(task_dir / value, page_folder)
     return value
+
+
+def _may_name_a_file(value: str) -> bool:
+    """A short single-line relative path: a recorded objective or answer is text, not a file to look up."""
+    name = Path(value).name
+    return bool(value) and "\n" not in value and not value.startswith("data:") and not Path(value).is_absolute() \
+        and 0 < len(name.encode()) <= 255 and len(value) < 300
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a text that cannot be a file name on this system (too long, odd bytes)
+        return False
 
 
 def why_chosen(extra: dict[str, Any]) -> str:

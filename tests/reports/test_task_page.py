@@ -173,3 +173,13 @@ def test_the_flipped_task_page_says_why_the_failing_side_failed_and_keeps_each_c
         assert spills == []
     finally:
         page.close()
+
+
+def test_a_long_objective_in_a_demonstration_is_text_not_a_file_to_look_up(tmp_path) -> None:
+    """The demo's forum:42 page failed: an objective of 280 characters, one path component too long to stat."""
+    from reports.task_story import rebased
+
+    objective = 'Submit, enter "What are you reading this month?" as Title, ' * 4 + "and create the submission"
+    (tmp_path / "step_001.png").write_bytes(b"png")
+    shown = rebased({"objective": objective, "keyframes": ["step_001.png"]}, tmp_path, tmp_path / "pages")
+    assert shown == {"objective": objective, "keyframes": ["../step_001.png"]}
