@@ -135,6 +135,15 @@ class ReferenceProgress:
         """Let the next action do step `index`, passing over the steps before it."""
         self.target = max(self.position, index)
 
+    def why_none_chosen(self, uncovered: str) -> str:
+        """Aim back at the current step and say why no demonstration is chosen for it: the reference's stop is
+        next, or else `uncovered` (how the remaining steps went uncovered)."""
+        self.aim(self.position)
+        step = self.step(self.position)
+        if step is None or step.verb == "stop":
+            return f"the reference solution's next step is its stop ({step.text if step else 'none left'})"
+        return uncovered
+
     def position_after(self, action: Action | None, page: Page) -> int:
         """The position once `action`, chosen on `page`, is carried out."""
         if action is None:

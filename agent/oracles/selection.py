@@ -54,12 +54,7 @@ def choose(
             continued=kept is not None, reason=reason,
         )  # fmt: skip
         return chosen.trajectory, record
-    progress.aim(progress.position)
-    step = progress.step(progress.position)
-    if step is None or step.verb == "stop":
-        reason = f"the reference solution's next step is its stop ({step.text if step else 'none left'})"
-    else:
-        reason = "no demonstration covers any of the reference's remaining steps"
+    reason = progress.why_none_chosen("no demonstration covers any of the reference's remaining steps")
     record.update(passed_over_steps=passed_over, candidates=[], decision=NONE_CHOSEN, chosen=None, continued=False)
     record["reason"] = reason
     return None, record

@@ -85,12 +85,7 @@ def select(
             )  # fmt: skip
             return cover.trajectory, start, plan, record
         passed_over.append(f"{step.text}: the {len(covers)} demonstration(s) covering it cannot start it on this page")
-    progress.aim(progress.position)
-    step = progress.step(progress.position)
-    if step is None or step.verb == "stop":
-        reason = f"the reference solution's next step is its stop ({step.text if step else 'none left'})"
-    else:
-        reason = "no demonstration does any of the reference's remaining steps on this page"
+    reason = progress.why_none_chosen("no demonstration does any of the reference's remaining steps on this page")
     record.update(passed_over_steps=passed_over, candidates=[], decision=NONE_CHOSEN, chosen=None, continued=False)
     record["reason"] = reason
     return None, 0, None, record
