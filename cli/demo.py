@@ -266,6 +266,7 @@ def _final_report(accuracies, results, clock: _Clock) -> None:
         "=" * 78,
         f"Paired comparison, task by task (= videodemo report {' '.join(str(r.run_dir) for r in results)}):",
         "=" * 78,
-        report(*(result.run_dir for result in results), labels=COMPARISON_LABELS),
+        # Each run's own outputs were written as it ended (`_run`): not again.
+        report(*(result.run_dir for result in results), labels=COMPARISON_LABELS, refresh_runs=False),
     ]
     print("\n".join(lines))

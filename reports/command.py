@@ -23,10 +23,12 @@ def report(
     settings: Any = None,
     prices_file: Path | None = None,
     out_dir: Path | None = None,
+    refresh_runs: bool = True,
 ) -> str:
     """The text `videodemo report` prints (each run's index.html / summary.json refreshed, the report's pages,
     charts and tidy CSV written to `out_dir`): one run's tables, or runs side by side with paired statistics.
-    `settings` is the ReportSettings (defaults when None)."""
+    `settings` is the ReportSettings (defaults when None); `refresh_runs=False` leaves each run's own outputs as
+    they are (a caller that has just written them)."""
     from reports.comparison import compare
     from reports.comparison_page import write_report_folder
     from reports.comparison_text import comparison_text, cost_table
@@ -36,7 +38,7 @@ def report(
 
     settings = settings or ReportSettings()
     folders = [Path(run_dir), *map(Path, other_dirs)]
-    for folder in folders:
+    for folder in folders if refresh_runs else []:
         write_run_outputs(folder, settings)
     comparison = compare(group_configurations(folders, labels), settings, load_prices(settings.prices, prices_file))
     out = Path(out_dir) if out_dir else default_report_dir(folders)
