@@ -75,7 +75,7 @@ def beyond_the_top(settings, run_dir: Path) -> list[str]:
     from processing.index import TrajectoryIndex
     from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 
-    failed = {record["task_key"] for record in iter_records(run_dir) if record.get("status") != "passed"}
+    failed = {record.task_key for record in iter_records(run_dir) if record.status != "passed"}
     if not failed:
         return []
     index = TrajectoryIndex.load(index_folder(settings), settings)

@@ -67,7 +67,7 @@ def command(task_files, out: Path, judge: ScriptedServer, *extra: str) -> list[s
 def records(out: Path) -> dict[str, tuple[str, int]]:
     """task key -> (started_at, record file mtime)."""
     return {
-        r["task_key"]: (r["started_at"], (out / "tasks" / r["_folder"] / RECORD_FILE).stat().st_mtime_ns)
+        r.task_key: (r.started_at, (out / "tasks" / r.folder / RECORD_FILE).stat().st_mtime_ns)
         for r in iter_records(out)
     }
 
