@@ -71,7 +71,7 @@ def beyond_the_top(settings, run_dir: Path) -> list[str]:
     from agent.oracles.coverage import cover_chain
     from agent.oracles.reference import ReferenceSolutions
     from agent.videos.task_videos import index_folder
-    from running.run_records import iter_records
+    from running.task_record import iter_records
     from processing.index import TrajectoryIndex
     from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 

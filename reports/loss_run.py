@@ -29,8 +29,8 @@ from typing import Any
 from foundation.errors import UserError
 from reports.loss_account import STAGES, lost_at
 from running.policies.solutions import Solutions, load_solutions
-from running.run_records import RUN_FILE, TASKS_DIR, iter_records, read_json
-from running.task_record import TaskRecord
+from running.run_records import RUN_FILE, TASKS_DIR, read_json
+from running.task_record import TaskRecord, iter_records
 from running.trajectory_coverage import INDEX_DB, IndexedTutorials, reference_steps
 
 EPISODE_FILE = "episode.json"

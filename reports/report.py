@@ -26,10 +26,9 @@ from running.run_records import (
     INDEX_FILE,
     SUMMARY_FILE,
     TASKS_DIR,
-    iter_records,
     write_json,
 )
-from running.task_record import TaskRecord
+from running.task_record import TaskRecord, iter_records
 from foundation.text_table import text_columns
 from model_access.accounting import tokens_text
 

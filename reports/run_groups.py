@@ -15,8 +15,8 @@ from typing import Any
 
 from foundation.errors import UserError
 from running.run_manifest import configuration_identity
-from running.run_records import RUN_FILE, iter_records, read_json
-from running.task_record import TaskRecord
+from running.run_records import RUN_FILE, read_json
+from running.task_record import TaskRecord, iter_records
 from scoring.scoring_rules import AGENTOCCAM, counted_status, record_rules
 
 ERROR_MODES = ("recorded", "fail", "exclude")

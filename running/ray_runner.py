@@ -33,7 +33,8 @@ class TaskWorker:
         self.runner = TaskRunner(settings, policy, args, self.run_dir, concurrent=True)
 
     def run(self, task: Any) -> TaskRecord:
-        from running.run_records import is_finished, iter_records, record_summary, task_folder
+        from running.run_records import task_folder
+        from running.task_record import is_finished, iter_records, record_summary
 
         # A retried call after a restart: the first try may have written its record already.
         if is_finished(task_folder(self.run_dir, task.key), False):

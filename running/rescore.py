@@ -27,8 +27,9 @@ from scoring.judge import Judge
 from scoring.reference_quirks import quirk_set
 from running.run_manifest import now, read_identity
 from running.run_records import (
-    EVIDENCE_FILE, RUN_FILE, TASKS_DIR, iter_records, read_json, write_json,
+    EVIDENCE_FILE, RUN_FILE, TASKS_DIR, read_json, write_json,
 )  # fmt: skip
+from running.task_record import iter_records
 from scoring.scoring_rules import record_rules, scoring_rules
 from settings import Settings
 

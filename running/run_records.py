@@ -20,10 +20,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from running.task_record import TaskRecord
+from typing import Any
 
 RUN_FILE = "run.json"
 SUMMARY_FILE = "summary.json"
@@ -33,8 +30,6 @@ RECORD_FILE = "record.json"
 EVIDENCE_FILE = "evidence.json"
 NETWORK_TRACE_FILE = "network_trace.zip"
 TASK_PAGE = "report.html"
-# The fields of a record a worker sends its parent (record_summary).
-SUMMARY_FIELDS = ("task_key", "status", "score", "steps", "timings")
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -78,39 +73,6 @@ def read_json(path: Path) -> Any:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-
-
-def read_record(folder: Path) -> TaskRecord | None:
-    from running.task_record import TaskRecord  # it saves itself with write_json above
-
-    return TaskRecord.load(folder)
-
-
-def is_finished(folder: Path, retry_errors: bool = False) -> bool:
-    record = read_record(folder)
-    if record is None:
-        return False
-    return not (retry_errors and record.status == "error")
-
-
-def iter_records(run_dir: Path) -> list[TaskRecord]:
-    """Every finished task record of a run, in folder order (each knows its `folder`)."""
-    tasks_dir = Path(run_dir) / TASKS_DIR
-    if not tasks_dir.is_dir():
-        return []
-    records = []
-    for folder in sorted(p for p in tasks_dir.iterdir() if p.is_dir()):
-        record = read_record(folder)
-        if record is not None:
-            records.append(record)
-    return records
-
-
-def record_summary(record: TaskRecord) -> TaskRecord:
-    """What a worker sends its parent of a finished task: enough for the run's counts and progress line."""
-    from running.task_record import TaskRecord
-
-    return TaskRecord(**{key: getattr(record, key) for key in SUMMARY_FIELDS if record.has(key)})
 
 
 def usage_difference(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

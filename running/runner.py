@@ -35,8 +35,8 @@ from foundation.errors import UserError
 from foundation.folder_lock import FolderLock
 from foundation.progress_bar import Progress, progress_bar
 from running.run_manifest import check_identity, close_session, configuration_identity, open_session
-from running.run_records import is_finished, iter_records, record_collisions, record_summary, task_folder
-from running.task_record import TaskRecord
+from running.run_records import record_collisions, task_folder
+from running.task_record import TaskRecord, is_finished, iter_records, record_summary
 from scoring.scoring_rules import scoring_rules
 from settings import Settings, load_settings
 

@@ -3,6 +3,7 @@
     record = TaskRecord.load(folder)      # None when the task has no readable record (it is not finished)
     record.rescored_at = now()
     record.save(folder)
+    records = iter_records(run_dir)       # every finished task of a run, each with its `folder`
 
 A record behaves like the JSON object it is read from and written to: a key is on disk once it was
 read or set, in the order it first was, so every record an earlier version wrote is saved again byte
@@ -20,7 +21,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from running.run_records import RECORD_FILE, read_json, write_json
+from running.run_records import RECORD_FILE, TASKS_DIR, read_json, write_json
 
 # Fields that live in memory only: never read from nor written to record.json.
 _MEMORY_ONLY = ("folder", "recorded_status", "extra", "key_order")
@@ -154,5 +155,37 @@ def _default(spec: Any) -> Any:
 _FIELDS = {spec.name: spec for spec in fields(TaskRecord)}
 _FIELD_NAMES = frozenset(_FIELDS)
 DISK_FIELDS = frozenset(name for name in _FIELDS if name not in _MEMORY_ONLY)
+# The fields of a record a worker sends its parent (record_summary).
+SUMMARY_FIELDS = ("task_key", "status", "score", "steps", "timings")
 
-__all__ = ["DISK_FIELDS", "TaskRecord"]
+
+def read_record(folder: Path) -> TaskRecord | None:
+    return TaskRecord.load(folder)
+
+
+def is_finished(folder: Path, retry_errors: bool = False) -> bool:
+    record = read_record(folder)
+    if record is None:
+        return False
+    return not (retry_errors and record.status == "error")
+
+
+def iter_records(run_dir: Path) -> list[TaskRecord]:
+    """Every finished task record of a run, in folder order (each knows its `folder`)."""
+    tasks_dir = Path(run_dir) / TASKS_DIR
+    if not tasks_dir.is_dir():
+        return []
+    records = []
+    for folder in sorted(p for p in tasks_dir.iterdir() if p.is_dir()):
+        record = read_record(folder)
+        if record is not None:
+            records.append(record)
+    return records
+
+
+def record_summary(record: TaskRecord) -> TaskRecord:
+    """What a worker sends its parent of a finished task: enough for the run's counts and progress line."""
+    return TaskRecord(**{key: getattr(record, key) for key in SUMMARY_FIELDS if record.has(key)})
+
+
+__all__ = ["DISK_FIELDS", "TaskRecord", "is_finished", "iter_records", "read_record", "record_summary"]

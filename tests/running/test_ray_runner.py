@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from running.run_records import RECORD_FILE, iter_records
+from running.run_records import RECORD_FILE
+from running.task_record import iter_records
 from settings import PROJECT_ROOT
 
 from tests.running.task_set import TASKS

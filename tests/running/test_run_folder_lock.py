@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from running.run_records import RECORD_FILE, iter_records
+from running.run_records import RECORD_FILE
+from running.task_record import iter_records
 from foundation.folder_lock import LOCK_NAME
 from model_access.scripted_server import ScriptedServer
 from settings import PROJECT_ROOT

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from running.run_records import iter_records
-from running.task_record import TaskRecord
+from running.task_record import TaskRecord, iter_records
 from model_access.scripted_server import ScriptedServer
 from settings import PROJECT_ROOT
 

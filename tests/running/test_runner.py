@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from running.run_records import RECORD_FILE, iter_records, task_folder
+from running.run_records import RECORD_FILE, task_folder
+from running.task_record import iter_records
 from model_access.scripted_server import ScriptedServer
 from settings import PROJECT_ROOT
 
@@ -124,6 +125,18 @@ def test_each_task_gets_the_verdict_its_solution_earns(resumed_run) -> None:
     assert records[3]["state"]["counts_changed"] is True  # the review count moved
     assert records[1]["state"]["counts_changed"] is False and records[1]["state"]["changed"] is False
     assert records[4]["state"]["changed"] is True  # require_reset: taken to change state
+
+
+def test_a_record_has_the_keys_an_earlier_version_wrote_in_its_order(resumed_run) -> None:
+    """The same tasks as the run folder made before the house move (tests/running/data): a played task and the
+    config-error one (5, never played: no answer, state, usage, ...) write the keys that version wrote, in its
+    order, plus `rules` (which came later) after `worker_pid`."""
+    out, *_ = resumed_run
+    old_run = Path(__file__).parent / "data" / "run_before_the_move" / "run"
+    for task_id in (1, 5):
+        old = list(json.loads((task_folder(old_run, f"{SOURCE}:{task_id}") / RECORD_FILE).read_text()))
+        old.insert(old.index("worker_pid") + 1, "rules")
+        assert list(json.loads((task_folder(out, f"{SOURCE}:{task_id}") / RECORD_FILE).read_text())) == old
 
 
 def test_report_prints_the_table_and_counts_what_was_not_scored(resumed_run, test_settings) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from running.run_records import RECORD_FILE, iter_records, record_summary, write_json
-from running.task_record import TaskRecord
+from running.run_records import RECORD_FILE, write_json
+from running.task_record import TaskRecord, iter_records, record_summary
 
 TESTS = Path(__file__).parent.parent
 # Every record.json committed under tests/ (the run made before the house move among them).

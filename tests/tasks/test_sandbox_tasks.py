@@ -11,7 +11,7 @@ import pytest
 
 from cli.main import main
 from running.policies.solutions import load_solutions
-from running.run_records import iter_records
+from running.task_record import iter_records
 from running.runner import RunSpec, run
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 from tasks.sandbox.tutorials.script import load_all
