@@ -102,17 +102,27 @@ class TaskRecord:
         return name in self.key_order
 
     def drop(self, name: str) -> None:
-        """Take a field off the disk (it reads as its default again)."""
+        """Take a key off the disk (a field reads as its default again)."""
         if name in self.key_order:
             self.key_order.remove(name)
-            spec = _FIELDS[name]
-            default = _default(spec)
-            object.__setattr__(self, name, default)
+        if name in DISK_FIELDS:
+            object.__setattr__(self, name, _default(_FIELDS[name]))
+        else:
+            self.extra.pop(name, None)
 
     def set_evaluation(self, evaluation: dict[str, Any]) -> None:
         """The keys of `TaskEvaluation.to_dict()` (status, score, verdicts, intermediate, ..., quirks if any)."""
-        for name, value in evaluation.items():
-            setattr(self, name, value)
+        for key, value in evaluation.items():
+            self._put(key, value)
+
+    def _put(self, key: str, value: Any) -> None:
+        """Set a key of the JSON object: its field, or `extra` for a key with no field (kept, never lost)."""
+        if key in DISK_FIELDS:
+            setattr(self, key, value)
+        else:
+            self.extra[key] = value
+            if key not in self.key_order:
+                self.key_order.append(key)
 
     def copy(self) -> TaskRecord:
         """A copy whose fields can be set without touching this record (nested values are shared)."""
@@ -125,11 +135,7 @@ class TaskRecord:
     def from_dict(cls, data: dict[str, Any], folder: str | None = None) -> TaskRecord:
         record = cls()
         for key, value in data.items():
-            if key in DISK_FIELDS:
-                setattr(record, key, value)
-            else:
-                record.extra[key] = value
-                record.key_order.append(key)
+            record._put(key, value)
         record.folder = folder
         return record
 

@@ -248,8 +248,8 @@ def test_the_report_counts_stages_per_run_and_shows_where_failures_moved(tmp_pat
         write_json(folder / RUN_FILE, {"identity": {"policy": name, "tasks": str(tasks / "configs")}, "sessions": []})
         for task_id, status in zip((1, 2), statuses):
             info = no_video if (name, task_id) == ("after", 2) else failed_fields()["policy_info"]
-            record = {**failed_fields(), "task_key": f"set:{task_id}", "source": "set", "task_id": task_id, "status": status,
-                      "policy_info": info}  # fmt: skip
+            record = {**failed_fields(), "task_key": f"set:{task_id}", "source": "set", "task_id": task_id,
+                      "status": status, "policy_info": info}  # fmt: skip
             write_json(task_folder(folder, record["task_key"]) / RECORD_FILE, record)
             write_json(task_folder(folder, record["task_key"]) / "episode.json", episode(("stop []", {})))
         runs.append(folder)

@@ -126,12 +126,14 @@ def test_task_page_shows_each_step_and_what_the_policy_chose_to_show(tmp_path: P
         "url_before": "http://shop/", "url_after": "http://shop/", "screenshot": "step_001.png", "extra": extra,
     }]}  # fmt: skip
     (folder / "episode.json").write_text(json.dumps(episode))
-    page = write_task_page(folder, TaskRecord.from_dict({**record(1, "failed"), "errors": ["step 1: there is no element [12]"]})).read_text()
+    failed = TaskRecord.from_dict({**record(1, "failed"), "errors": ["step 1: there is no element [12]"]})
+    page = write_task_page(folder, failed).read_text()
     assert '<img class="shot" src="step_001.png"' in page
     assert f'src="{keyframe.as_uri()}"' in page and 'src="extra/step_001_01.png"' in page
     assert "The cart link is at the top." in page and "Open the cart" in page
     assert "there is no element [12]" in page
-    assert "<script" not in write_task_page(folder, TaskRecord.from_dict({**record(1, "failed"), "intent": "<script>x</script>"})).read_text()
+    scripted = TaskRecord.from_dict({**record(1, "failed"), "intent": "<script>x</script>"})
+    assert "<script" not in write_task_page(folder, scripted).read_text()
 
 
 def test_the_task_page_usage_table_is_narrow_and_says_n_a_for_unreported_tokens(tmp_path) -> None:

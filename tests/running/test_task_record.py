@@ -63,10 +63,12 @@ def test_keys_this_version_does_not_know_stay_in_their_place(tmp_path: Path) -> 
 
 def test_a_dropped_key_leaves_the_disk_and_the_folder_is_never_written(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    write_json(run / "tasks" / "set-1" / RECORD_FILE, {"task_key": "set:1", "status": "failed", "lost_at": {"stage": "x"}})
+    written = {"task_key": "set:1", "status": "failed", "lost_at": {"stage": "x"}, "judge_seed": 7}
+    write_json(run / "tasks" / "set-1" / RECORD_FILE, written)
     [record] = iter_records(run)
     assert record.folder == "set-1" and record.lost_at == {"stage": "x"}
     record.drop("lost_at")
+    record.drop("judge_seed")  # a key with no field goes as well
     record.save(run / "tasks" / "set-1")
     assert json.loads((run / "tasks" / "set-1" / RECORD_FILE).read_text()) == {"task_key": "set:1", "status": "failed"}
 
