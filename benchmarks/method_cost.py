@@ -41,6 +41,7 @@ sys.path[:] = [str(HERE.parent)] + [p for p in sys.path if Path(p or ".").resolv
 from cli.main import main as cli_main  # noqa: E402
 from model_access.local_servers.llama_cpp import llama_cpp_server  # noqa: E402
 from model_access.local_servers.llama_cpp_log import prompt_reuse  # noqa: E402
+from running.task_record import TaskRecord  # noqa: E402
 from settings import load_settings  # noqa: E402
 
 STAGES = ("selection_continuation", "selection_stage1", "selection_stage2", "policy")
@@ -210,9 +211,9 @@ def read_agent_result(label: str, out: Path, calls: list[Call]) -> AgentResult:
     for call in calls:
         result.by_stage.setdefault(call.stage, Totals()).add(call)
     for path in sorted((out / "run" / "tasks").glob("*/record.json")):
-        record = json.loads(path.read_text())
-        result.status[record["status"]] = result.status.get(record["status"], 0) + 1
-        result.unreadable_steps += int((record.get("model_health") or {}).get("unparseable_steps", 0))
+        record = TaskRecord.from_dict(json.loads(path.read_text()))
+        result.status[record.status] = result.status.get(record.status, 0) + 1
+        result.unreadable_steps += int((record.model_health or {}).get("unparseable_steps", 0))
         episode = json.loads((path.parent / "episode.json").read_text())
         for step in episode["steps"]:
             result.steps += 1

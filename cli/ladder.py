@@ -71,11 +71,11 @@ def beyond_the_top(settings, run_dir: Path) -> list[str]:
     from agent.oracles.coverage import cover_chain
     from agent.oracles.reference import ReferenceSolutions
     from agent.videos.task_videos import index_folder
-    from running.run_records import iter_records
+    from running.task_record import iter_records
     from processing.index import TrajectoryIndex
     from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 
-    failed = {record["task_key"] for record in iter_records(run_dir) if record.get("status") != "passed"}
+    failed = {record.task_key for record in iter_records(run_dir) if record.status != "passed"}
     if not failed:
         return []
     index = TrajectoryIndex.load(index_folder(settings), settings)

@@ -20,12 +20,13 @@ from reports.paired_stats import (
 )
 from reports.run_costs import Price, local_roles, role_models, run_cost, task_cost
 from reports.run_groups import Configuration, Sample, check_error_mode, counted_records, errored_reason
+from running.task_record import TaskRecord
 
 
 @dataclass
 class ConfigurationResult:
     configuration: Configuration
-    records: list[list[dict[str, Any]]]  # per sample, statuses as counted
+    records: list[list[TaskRecord]]  # per sample, statuses as counted
     summaries: list[dict[str, Any]]  # per sample
     pooled: dict[str, Any]  # all samples' records counted together (the group tables)
     frequencies: dict[str, tuple[int, int]]
@@ -88,11 +89,11 @@ def configuration_result(
     costs, run_costs = [], []
     for sample, sample_records, summary in zip(configuration.samples, records, summaries):
         models, local = role_models(sample.manifest), local_roles(sample.manifest)
-        per_task = {record["task_key"]: task_cost(record, models, prices, local) for record in sample_records}
+        per_task = {record.task_key: task_cost(record, models, prices, local) for record in sample_records}
         costs.append(per_task)
         run_costs.append(run_cost(list(per_task.values()), _overall(summary)["passed"]))
     errored = [
-        (sample.number, record["task_key"], reason)
+        (sample.number, record.task_key, reason)
         for sample in configuration.samples
         for record in sample.records
         if (reason := errored_reason(record))
@@ -139,14 +140,14 @@ def flipped_tasks(comparison: Comparison) -> list[tuple[int, str, str]]:
     return flips
 
 
-def sample_record(result: ConfigurationResult, task_key: str, passed: bool) -> tuple[Sample, dict[str, Any]] | None:
+def sample_record(result: ConfigurationResult, task_key: str, passed: bool) -> tuple[Sample, TaskRecord] | None:
     """A sample holding the task and its record there: the first whose outcome agrees with `passed` (the majority
     the pairing used), else the first that holds it."""
     found = [
         (sample, record)
         for sample, records in zip(result.configuration.samples, result.records)
         for record in records
-        if record["task_key"] == task_key
+        if record.task_key == task_key
     ]
-    agreeing = [(sample, record) for sample, record in found if (record["status"] == "passed") == passed]
+    agreeing = [(sample, record) for sample, record in found if (record.status == "passed") == passed]
     return (agreeing or found or [None])[0]

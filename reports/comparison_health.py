@@ -34,7 +34,7 @@ _PER_STEP = (("calls per step", "model_calls", 2), ("prompt tokens per step", "p
 
 def _health_cells(result: ConfigurationResult) -> dict[str, str]:
     records = [record for sample_records in result.records for record in sample_records]
-    if not any(isinstance(record.get("model_health"), dict) for record in records):
+    if not any(isinstance(record.model_health, dict) for record in records):
         return dict.fromkeys(COUNTS, "n/a")
     health = result.pooled["model_health"]
     return {name: f"{health['totals'][name]} ({health['tasks_with'][name]})" for name in COUNTS}

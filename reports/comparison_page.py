@@ -49,7 +49,7 @@ def _side(comparison: Comparison, index: int, task_key: str, passed: bool, page_
     several = len(result.configuration.samples) > 1
     verdicts = [
         {**verdict, "details_html": Markup(verdict_details_html(verdict, page_folder))}
-        for verdict in record.get("verdicts", []) + ([record["intermediate"]] if record.get("intermediate") else [])
+        for verdict in record.verdicts + ([record.intermediate] if record.intermediate else [])
     ]
     return {
         "title": f"run {index + 1}: {result.label}" + (f" (sample {sample.number})" if several else ""),
@@ -67,9 +67,9 @@ def write_flip_page(comparison: Comparison, index: int, task_key: str, how: str,
         (left["steps"][i] if i < len(left["steps"]) else None, right["steps"][i] if i < len(right["steps"]) else None)
         for i in range(max(len(left["steps"]), len(right["steps"])))
     ]
-    record = right["record"] or left["record"] or {}
+    record = right["record"] or left["record"]
     page = environment().get_template("flipped_task.html").render(
-        css=css(), task_key=task_key, how=how, index=index + 1, intent=record.get("intent", ""),
+        css=css(), task_key=task_key, how=how, index=index + 1, intent=record.intent if record else "",
         left=left, right=right, rows=rows, back=_link(folder.parent / REPORT_PAGE, folder),
     )  # fmt: skip
     path = folder / flip_page_name(index + 1, task_key)
@@ -81,7 +81,7 @@ def _task_page(result: Any, key: str, folder: Path) -> str | None:
     """A link from the report `folder` to the task's page in the first sample of `result` that ran it."""
     for sample, records in zip(result.configuration.samples, result.records):
         page = task_folder(sample.folder, key) / TASK_PAGE
-        if any(record["task_key"] == key for record in records) and page.is_file():
+        if any(record.task_key == key for record in records) and page.is_file():
             return _link(page, folder)
     return None
 
@@ -89,12 +89,12 @@ def _task_page(result: Any, key: str, folder: Path) -> str | None:
 def _task_table(comparison: Comparison, folder: Path, flips: dict[str, str]) -> list[dict[str, Any]]:
     """Per task and run: outcome (or pass frequency) linked to the run's task page, cost, seconds; first sample's
     numbers with one sample. The task links to its flipped-task page, else to run 1's task page."""
-    keys = sorted({r["task_key"] for res in comparison.results for recs in res.records for r in recs}, key=natural_key)
+    keys = sorted({r.task_key for res in comparison.results for recs in res.records for r in recs}, key=natural_key)
     rows = []
     for key in keys:
         cells = []
         for result in comparison.results:
-            statuses = [r["status"] for records in result.records for r in records if r["task_key"] == key]
+            statuses = [r.status for records in result.records for r in records if r.task_key == key]
             costs = [c[key] for c in result.costs if key in c]
             if not statuses:
                 cells.append(None)

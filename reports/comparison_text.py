@@ -138,7 +138,7 @@ def comparison_text(comparison: Comparison) -> str:
     results = comparison.results
     parts = [header(comparison), *configuration_tables(results), errored_lines(comparison)]
     if len(results) > 1:
-        missing = only_in_some([{r["task_key"] for records in res.records for r in records} for res in results])
+        missing = only_in_some([{r.task_key for records in res.records for r in records} for res in results])
         if missing:
             parts.append(f"note: {missing} tasks are not in every run, so the rates above cover different task sets")
         differing = differing_tasks([task_outcomes(result.records) for result in results])

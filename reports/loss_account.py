@@ -36,6 +36,7 @@ import re
 from typing import Any
 
 from running.episode_acts import Act, episode_acts
+from running.task_record import TaskRecord
 from running.trajectory_coverage import (
     IGNORED_KINDS,
     SAME,
@@ -63,7 +64,7 @@ def lost(stage: str, reason: str, **evidence: Any) -> dict[str, Any]:
 
 
 def lost_at(
-    record: dict[str, Any],
+    record: TaskRecord,
     episode: dict[str, Any] | None,
     steps: list[Step] | None,
     tutorials: IndexedTutorials | None,
@@ -72,7 +73,7 @@ def lost_at(
 ) -> dict[str, Any]:
     """The account of one failed task (`record` and its episode.json); `steps` None when it has no reference,
     `tutorials` None when there is no index (the two texts say why, for the reason)."""
-    info = record.get("policy_info") or {}
+    info = record.policy_info or {}
     videos = _videos_available(info, tutorials)
     if steps is None:
         if videos == []:
@@ -98,7 +99,7 @@ def lost_at(
 
 
 def _completed(
-    record: dict[str, Any], steps: list[Step], needed: list[Step], acts: list[Act], done: dict[int, int]
+    record: TaskRecord, steps: list[Step], needed: list[Step], acts: list[Act], done: dict[int, int]
 ) -> dict[str, Any]:
     used = set(done.values())
     last = max(used) if used else -1
@@ -107,7 +108,7 @@ def _completed(
     finished = acts[last].step if used else None
     nth = next((s for s in needed if s.nth), None)
     stop = next((s for s in steps if s.kind == "stop"), None)
-    answer = str(record.get("answer") or "")
+    answer = str(record.answer or "")
     besides = f" (with {len(extra)} other action(s) besides, first at step {extra[0][1].step})" if extra else ""
     if stop is not None and stop.value.strip() and not answers_agree(stop.value, answer):
         if nth is not None:
@@ -129,7 +130,7 @@ def _completed(
         return lost("unknown", f"the episode did every step of the reference solution and nothing else, but its "
                     f"step {nth.number} names {_nth_words(nth)}, and the records do not say which of them was used",
                     reference_step=nth.number)  # fmt: skip
-    failing = [v for v in record.get("verdicts") or [] if v.get("status") == "failed"]
+    failing = [v for v in record.verdicts or [] if v.get("status") == "failed"]
     judged = ", ".join(f"{v.get('eval_type')}" + (f": {v['message']}" if v.get("message") else "") for v in failing)
     return lost("evaluator", "the episode did every step of the reference solution, nothing else, and answered as "
                 f"it does, yet was scored failed ({judged or 'no failing verdict recorded'})", step=finished,
@@ -150,7 +151,7 @@ def _answer_tokens(text: str) -> set[str]:
 
 
 def _diverged(
-    record: dict[str, Any],
+    record: TaskRecord,
     step: Step,
     steps: list[Step],
     acts: list[Act],
@@ -168,7 +169,7 @@ def _diverged(
         return lost("unknown", f"the episode never did {needed}; its step {anonymous.step} acted on element "
                     f"[{anonymous.element_id}], which its records do not name", step=anonymous.step,
                     reference_step=step.number)  # fmt: skip
-    intent = str(record.get("intent") or "")
+    intent = str(record.intent or "")
     covers = tutorials.covering(step, steps, intent, videos) if tutorials is not None and videos else []
     wrong = _other_value(step, window, covers)
     if wrong is not None:
@@ -203,7 +204,7 @@ def _diverged(
         return _not_grounded(step, needed, window, followed[0], by_id[followed[1]], tutorials, grounding)
     if not _shows_demonstrations(window, info):
         if not window:
-            return lost("other", f"the episode ended ({record.get('stop_reason') or 'no reason recorded'}) before "
+            return lost("other", f"the episode ended ({record.stop_reason or 'no reason recorded'}) before "
                         f"{needed}", reference_step=step.number, element=step.describe())  # fmt: skip
         return lost("other", f"the episode never did {needed}, and the policy's records name no demonstration it "
                     "followed", reference_step=step.number, element=step.describe())  # fmt: skip
@@ -231,9 +232,9 @@ def _other_value(step: Step, window: list[Act], covers: list[Cover]) -> dict[str
 
 
 def _not_covered(
-    record: dict[str, Any], step: Step, steps: list[Step], needed: str, videos: list[str], tutorials: IndexedTutorials
+    record: TaskRecord, step: Step, steps: list[Step], needed: str, videos: list[str], tutorials: IndexedTutorials
 ) -> dict[str, Any]:
-    intent = str(record.get("intent") or "")
+    intent = str(record.intent or "")
     unlogged = [v for v in videos if v in tutorials.videos and tutorials.videos[v].log is None]
     if unlogged:
         return lost("unknown", f"the episode never did {needed}; no logged tutorial demonstrates it, and "
@@ -458,8 +459,8 @@ def _no_videos(info: dict[str, Any], step: Step | None = None) -> dict[str, Any]
                 f"{reasons or 'none of the task videos is in the index'}", reference_step=step.number if step else None)
 
 
-def _task_videos(record: dict[str, Any]) -> list[str]:
-    video = record.get("video")
+def _task_videos(record: TaskRecord) -> list[str]:
+    video = record.video
     return [video] if isinstance(video, str) and video else []
 
 

@@ -29,7 +29,8 @@ from typing import Any
 from foundation.errors import UserError
 from reports.loss_account import STAGES, lost_at
 from running.policies.solutions import Solutions, load_solutions
-from running.run_records import RECORD_FILE, RUN_FILE, TASKS_DIR, iter_records, read_json, write_json
+from running.run_records import RUN_FILE, TASKS_DIR, read_json
+from running.task_record import TaskRecord, iter_records
 from running.trajectory_coverage import INDEX_DB, IndexedTutorials, reference_steps
 
 EPISODE_FILE = "episode.json"
@@ -105,23 +106,23 @@ def account_run(run_dir: Path, settings: Any = None) -> AccountSources:
     """Write `lost_at` into every failed task's record (and take it off the others); returns where it read from.
     The task pages show it once `write_run_outputs` writes them."""
     records = iter_records(run_dir)
-    sources = account_sources(run_dir, settings, read_index=any(r.get("status") == "failed" for r in records))
+    sources = account_sources(run_dir, settings, read_index=any(r.status == "failed" for r in records))
     for record in records:
-        folder = Path(run_dir) / TASKS_DIR / record.pop("_folder")
+        folder = Path(run_dir) / TASKS_DIR / str(record.folder)
         account = task_account(record, read_json(folder / EPISODE_FILE), sources)
-        if record.get("lost_at") == account:
+        if record.lost_at == account:
             continue
         if account is None:
-            record.pop("lost_at", None)
+            record.drop("lost_at")
         else:
-            record["lost_at"] = account
-        write_json(folder / RECORD_FILE, record)
+            record.lost_at = account
+        record.save(folder)
     return sources
 
 
-def task_account(record: dict[str, Any], episode: dict[str, Any] | None, sources: AccountSources) -> dict | None:
+def task_account(record: TaskRecord, episode: dict[str, Any] | None, sources: AccountSources) -> dict | None:
     """The account of one task: None unless it failed."""
-    if record.get("status") != "failed":
+    if record.status != "failed":
         return None
     steps, missing = None, "no reference solution for this task"
     if sources.solutions_problem:
@@ -130,7 +131,7 @@ def task_account(record: dict[str, Any], episode: dict[str, Any] | None, sources
         missing += " (none beside its task configs; `videodemo report --solutions FILE_OR_DIR`)"
     else:
         try:
-            solution = sources.solutions.find(str(record.get("source")), record.get("task_id"))
+            solution = sources.solutions.find(str(record.source), record.task_id)
         except UserError as exc:
             solution, missing = None, str(exc)
         if solution is not None:
@@ -143,25 +144,25 @@ def task_account(record: dict[str, Any], episode: dict[str, Any] | None, sources
 # ---- counts and moves ------------------------------------------------------------------------------
 
 
-def lost_counts(records: list[dict[str, Any]]) -> dict[str, Any]:
+def lost_counts(records: list[TaskRecord]) -> dict[str, Any]:
     """Failed tasks per stage (a failed task with no account yet counts as "unknown"; one the report counts as failed
     but that errored, `--errors fail`, is not among them)."""
     tasks: dict[str, list[str]] = {stage: [] for stage in STAGES}
     for record in records:
         stage = stage_of(record)
         if stage in tasks:
-            tasks[stage].append(str(record.get("task_key")))
+            tasks[stage].append(str(record.task_key))
     return {"counts": {stage: len(keys) for stage, keys in tasks.items()}, "tasks": tasks}
 
 
-def stage_of(record: dict[str, Any]) -> str:
+def stage_of(record: TaskRecord) -> str:
     """A task's stage for the account: where it was lost when it failed, else its status (as the report counts it;
     an error counted as a failure is "error")."""
-    if record.get("status") != "failed":
-        return str(record.get("status"))
-    if record.get("recorded_status", "failed") != "failed":
-        return str(record["recorded_status"])
-    account = record.get("lost_at")
+    if record.status != "failed":
+        return str(record.status)
+    if record.recorded_status not in (None, "failed"):
+        return str(record.recorded_status)
+    account = record.lost_at
     return account["stage"] if isinstance(account, dict) and account.get("stage") in STAGES else "unknown"
 
 
@@ -203,12 +204,12 @@ def stage_table(labels: list[str], summaries: list[dict[str, Any]]) -> str:
     return "where the failed tasks were lost, per run (all samples):\n" + "\n".join(lines)
 
 
-def moves(first: list[dict[str, Any]], other: list[dict[str, Any]]) -> list[tuple[str, str, list[str]]]:
+def moves(first: list[TaskRecord], other: list[TaskRecord]) -> list[tuple[str, str, list[str]]]:
     """(stage in the first run, stage in the other, task keys) for tasks of both whose stage differs."""
-    before = {record["task_key"]: stage_of(record) for record in first}
+    before = {record.task_key: stage_of(record) for record in first}
     moved: dict[tuple[str, str], list[str]] = {}
     for record in other:
-        key = record["task_key"]
+        key = record.task_key
         if key in before and before[key] != stage_of(record):
             moved.setdefault((before[key], stage_of(record)), []).append(key)
     order = {stage: n for n, stage in enumerate(("passed", *STAGES))}
@@ -216,7 +217,7 @@ def moves(first: list[dict[str, Any]], other: list[dict[str, Any]]) -> list[tupl
                   key=lambda row: (order.get(row[0], 99), order.get(row[1], 99)))  # fmt: skip
 
 
-def moves_text(index: int, first: list[dict[str, Any]], other: list[dict[str, Any]], several: bool) -> str:
+def moves_text(index: int, first: list[TaskRecord], other: list[TaskRecord], several: bool) -> str:
     rows = moves(first, other)
     note = ", first sample of each" if several else ""
     title = f"where tasks moved, run 1 -> run {index} (tasks whose stage differs{note}):"

@@ -15,18 +15,19 @@ from typing import Any
 import numpy as np
 
 from running.run_records import natural_key
+from running.task_record import TaskRecord
 
 PAIRING_NOTE = "outcome by majority of samples, a tie not passing; the difference from pass frequencies"
 
 
-def pass_frequencies(samples: list[list[dict[str, Any]]]) -> dict[str, tuple[int, int]]:
+def pass_frequencies(samples: list[list[TaskRecord]]) -> dict[str, tuple[int, int]]:
     """task key -> (passed, scored) over a configuration's samples (records with the counted status)."""
     counts: dict[str, list[int]] = {}
     for records in samples:
         for record in records:
-            status = record.get("status")
+            status = record.status
             if status in ("passed", "failed"):
-                entry = counts.setdefault(record["task_key"], [0, 0])
+                entry = counts.setdefault(record.task_key, [0, 0])
                 entry[0] += int(status == "passed")
                 entry[1] += 1
     return {key: (passed, scored) for key, (passed, scored) in counts.items()}

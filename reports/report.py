@@ -26,9 +26,9 @@ from running.run_records import (
     INDEX_FILE,
     SUMMARY_FILE,
     TASKS_DIR,
-    iter_records,
     write_json,
 )
+from running.task_record import TaskRecord, iter_records
 from foundation.text_table import text_columns
 from model_access.accounting import tokens_text
 
@@ -42,21 +42,21 @@ GROUPS = ("site", "kind", "difficulty", "eval_type")
 # ---- tables -------------------------------------------------------------------------------------
 
 
-def _group_values(record: dict[str, Any], group: str) -> list[tuple[str, str, bool]]:
+def _group_values(record: TaskRecord, group: str) -> list[tuple[str, str, bool]]:
     """(value, status, counts its intermediate score) of each row the record counts in for `group`."""
-    status = record.get("status", "error")
+    status = record.status
     if group == "site":
-        return [("+".join(sorted(record.get("sites") or [])) or "(none)", status, True)]
+        return [("+".join(sorted(record.sites or [])) or "(none)", status, True)]
     if group in ("kind", "difficulty"):
-        return [(record.get(group) or "(none)", status, True)]
+        return [(getattr(record, group) or "(none)", status, True)]
     from scoring.evaluate import EVAL_TYPES
 
-    verdicts = {v["eval_type"]: v["status"] for v in record.get("verdicts", []) if v["eval_type"] in EVAL_TYPES}
-    if record.get("recorded_status", status) != status:
+    verdicts = {v["eval_type"]: v["status"] for v in record.verdicts if v["eval_type"] in EVAL_TYPES}
+    if (record.recorded_status or status) != status:
         verdicts = {}  # the report's --errors rule changed the task's status: every type counts it so
     # A task that never reached its evaluators (config problems, an episode error) counts under
     # each type it lists, with the task's status.
-    return [(eval_type, verdicts.get(eval_type, status), False) for eval_type in record.get("eval_types") or []]
+    return [(eval_type, verdicts.get(eval_type, status), False) for eval_type in record.eval_types or []]
 
 
 def _new_row(group: str, value: str) -> dict[str, Any]:
@@ -66,14 +66,14 @@ def _new_row(group: str, value: str) -> dict[str, Any]:
     return row
 
 
-def _count(row: dict[str, Any], status: str, record: dict[str, Any] | None) -> None:
+def _count(row: dict[str, Any], status: str, record: TaskRecord | None) -> None:
     row["tasks"] += 1
     row[status if status in STATUSES else "error"] += 1
     if status in ("passed", "failed"):
         row["scored"] += 1
-    if record is not None and record.get("intermediate_score") is not None:
+    if record is not None and record.intermediate_score is not None:
         row["intermediate_scored"] += 1
-        row["intermediate_passed"] += int(record["intermediate_score"] == 1.0)
+        row["intermediate_passed"] += int(record.intermediate_score == 1.0)
 
 
 def _finish_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -83,13 +83,13 @@ def _finish_row(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+def summarize(records: list[TaskRecord]) -> dict[str, Any]:
     """Counts and rates for the whole run and per group, the tasks that changed site state, and model usage."""
     from model_access.accounting import UsageLedger
 
     rows: dict[tuple[str, str], dict[str, Any]] = {("all", "all"): _new_row("all", "all")}
     for record in records:
-        _count(rows[("all", "all")], record.get("status", "error"), record)
+        _count(rows[("all", "all")], record.status, record)
         for group in GROUPS:
             for value, status, with_intermediate in _group_values(record, group):
                 row = rows.setdefault((group, value), _new_row(group, value))
@@ -97,25 +97,25 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     ledgers = {"policy": UsageLedger(), "evaluation": UsageLedger()}
     for record in records:
         for role, ledger in ledgers.items():
-            ledger.merge((record.get("usage") or {}).get(role) or {})
+            ledger.merge((record.usage or {}).get(role) or {})
     ordered = [rows[("all", "all")]] + [
         rows[key] for group in GROUPS for key in sorted(k for k in rows if k[0] == group)
     ]
-    steps = sum(int(record.get("steps") or 0) for record in records)
+    steps = sum(int(record.steps or 0) for record in records)
     return {
         "tasks": len(records),
         "rows": [_finish_row(row) for row in ordered],
-        "errored": [f"{r['task_key']} ({reason})" for r in records if (reason := errored_reason(r))],
-        "changed_state": [r["task_key"] for r in records if (r.get("state") or {}).get("counts_changed")],
-        "require_reset": [r["task_key"] for r in records if r.get("require_reset")],
+        "errored": [f"{r.task_key} ({reason})" for r in records if (reason := errored_reason(r))],
+        "changed_state": [r.task_key for r in records if (r.state or {}).get("counts_changed")],
+        "require_reset": [r.task_key for r in records if r.require_reset],
         # Tasks whose score a reference quirk decided (evaluation.reference_quirks), by quirk.
         "reference_quirks": decided_tasks(records),
         # The rule sets that scored the records (evaluation.rules), and the tasks AgentOccam's tally counts as
         # failures although they have no score (their recorded status in brackets).
         "rules": sorted({record_rules(record) for record in records}),
         "counted_as_failed": [
-            f"{r['task_key']} ({r['recorded_status']})" for r in records
-            if record_rules(r) == AGENTOCCAM and r.get("recorded_status", r.get("status")) != r.get("status")
+            f"{r.task_key} ({r.recorded_status})" for r in records
+            if record_rules(r) == AGENTOCCAM and (r.recorded_status or r.status) != r.status
         ],
         "usage": {role: ledger.to_dict() for role, ledger in ledgers.items()},
         "steps": steps,
@@ -241,7 +241,7 @@ def write_run_outputs(run_dir: Path, settings: Any = None) -> dict[str, Any]:
     sources = account_run(run_dir, settings)
     records = iter_records(run_dir)
     for record in records:
-        write_task_page(run_dir / TASKS_DIR / record["_folder"], record)
+        write_task_page(run_dir / TASKS_DIR / str(record.folder), record)
     summary = summarize(counted_records(records, "recorded"))  # as each record's rule set counts it
     summary["lost_at"]["sources"] = sources.to_dict()
     write_json(run_dir / SUMMARY_FILE, summary)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from running.run_records import RUN_FILE, natural_key, read_json
+from running.task_record import TaskRecord
 from foundation.text_table import text_columns
 
 # Agent ablation flags as run.json keeps them, and the command-line flag that names a non-default value.
@@ -99,13 +100,13 @@ def differing_tasks(outcomes_per_run: list[dict[str, tuple[str, Any]]]) -> list[
     ]
 
 
-def task_outcomes(samples: list[list[dict[str, Any]]]) -> dict[str, tuple[str, Any]]:
+def task_outcomes(samples: list[list[TaskRecord]]) -> dict[str, tuple[str, Any]]:
     """Task key -> (what to show, what to compare): its status with one sample, "k/n passed" over several;
     compared as the pass frequency when every sample scored it (so "2/2 passed" equals "passed")."""
     statuses: dict[str, list[str]] = {}
     for records in samples:
         for record in records:
-            statuses.setdefault(record["task_key"], []).append(record.get("status", "error"))
+            statuses.setdefault(record.task_key, []).append(record.status)
     outcomes = {}
     for key, found in statuses.items():
         shown = found[0] if len(samples) == 1 else f"{found.count('passed')}/{len(found)} passed"

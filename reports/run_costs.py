@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from foundation.errors import UserError
+from running.task_record import TaskRecord
 
 PRICE_KEYS = ("input", "cached_input", "output")
 TOKEN_KEYS = ("prompt_tokens", "cached_prompt_tokens", "completion_tokens")
@@ -73,8 +74,8 @@ def local_roles(manifest: dict[str, Any]) -> set[str]:
     return {"embedding"} if (models.get("embedding") or {}).get("backend", "local") == "local" else set()
 
 
-def _usage_rows(record: dict[str, Any], local: set[str]) -> list[dict[str, Any]]:
-    rows = [row for ledger in (record.get("usage") or {}).values() for row in (ledger or {}).get("rows", [])]
+def _usage_rows(record: TaskRecord, local: set[str]) -> list[dict[str, Any]]:
+    rows = [row for ledger in (record.usage or {}).values() for row in (ledger or {}).get("rows", [])]
     return [row for row in rows if row.get("role") not in local]
 
 
@@ -84,7 +85,7 @@ def _reports_no_usage(row: dict[str, Any]) -> bool:
 
 
 def task_cost(
-    record: dict[str, Any], models: dict[str, str], prices: dict[str, Price], local: set[str] = frozenset()
+    record: TaskRecord, models: dict[str, str], prices: dict[str, Price], local: set[str] = frozenset()
 ) -> dict[str, Any]:
     """One task's cost fields (None where unknown) and `cost_note` saying why dollars are missing; calls of
     `local` roles (local_roles) are left out: they use this machine, no server."""
@@ -93,8 +94,8 @@ def task_cost(
     tokens: dict[str, int | None] = {key: sum(int(row.get(key, 0)) for row in rows) for key in TOKEN_KEYS}
     if unreported:
         tokens = dict.fromkeys(TOKEN_KEYS)
-    timings = record.get("timings") or {}
-    policy_latency = float((((record.get("usage") or {}).get("policy") or {}).get("totals") or {}).get("latency_s", 0))
+    timings = record.timings or {}
+    policy_latency = float((((record.usage or {}).get("policy") or {}).get("totals") or {}).get("latency_s", 0))
     episode_s = timings.get("episode_s")
     cost: dict[str, Any] = {
         **tokens,

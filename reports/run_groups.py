@@ -15,7 +15,8 @@ from typing import Any
 
 from foundation.errors import UserError
 from running.run_manifest import configuration_identity
-from running.run_records import RUN_FILE, iter_records, read_json
+from running.run_records import RUN_FILE, read_json
+from running.task_record import TaskRecord, iter_records
 from scoring.scoring_rules import AGENTOCCAM, counted_status, record_rules
 
 ERROR_MODES = ("recorded", "fail", "exclude")
@@ -26,7 +27,7 @@ OVERFLOW_STOP = "context_overflow"  # the runner's stop reason when a prompt out
 class Sample:
     folder: Path
     number: int  # 1 for the folder without "sample" in its identity
-    records: list[dict[str, Any]]
+    records: list[TaskRecord]
     manifest: dict[str, Any]
 
 
@@ -74,20 +75,20 @@ def group_configurations(folders: list[Path], labels: list[str] | None = None) -
     return configurations
 
 
-def errored_reason(record: dict[str, Any]) -> str | None:
+def errored_reason(record: TaskRecord) -> str | None:
     """Why a task counts as errored ("error": the episode or its scoring raised; "context overflow"), or None."""
-    if record.get("recorded_status", record.get("status")) == "error":
+    if (record.recorded_status or record.status) == "error":
         return "error"
-    if record.get("stop_reason") == OVERFLOW_STOP:
+    if record.stop_reason == OVERFLOW_STOP:
         return "context overflow"
     return None
 
 
-def outcome(record: dict[str, Any], errors: str) -> str:
+def outcome(record: TaskRecord, errors: str) -> str:
     """The status a report counts for a task: its own, or an errored task's under `errors` (ERROR_MODES).
     A record scored under AgentOccam's rules is counted by their tally whatever `errors` says: every task that
     did not pass is a failure (scoring/scoring_rules.py)."""
-    status = record.get("status", "error")
+    status = record.status
     if record_rules(record) == AGENTOCCAM:
         return counted_status(record)
     if errors == "recorded" or errored_reason(record) is None:
@@ -101,11 +102,16 @@ def check_error_mode(errors: str) -> str:
     return errors
 
 
-def counted_records(records: list[dict[str, Any]], errors: str) -> list[dict[str, Any]]:
+def counted_records(records: list[TaskRecord], errors: str) -> list[TaskRecord]:
     """Copies of the records with `status` as the report counts it (the recorded one kept as `recorded_status`)."""
-    return [
-        {**record, "recorded_status": record.get("status"), "status": outcome(record, errors)} for record in records
-    ]
+    return [_counted(record, outcome(record, errors)) for record in records]
+
+
+def _counted(record: TaskRecord, status: str) -> TaskRecord:
+    counted = record.copy()
+    counted.recorded_status = record.status
+    counted.status = status
+    return counted
 
 
 ERRORS_NOTE = {

@@ -18,6 +18,7 @@ from typing import Any
 
 from reports.page_parts import css, demonstration_html, environment, episode_steps, render_value, usage_table_html
 from running.run_records import TASK_PAGE, read_json
+from running.task_record import TaskRecord
 
 # What a verdict's failing entry is called, by evaluator: entries (program_html) and queries (page_image_query).
 _WHERE = {"program_html": "entry", "page_image_query": "image query"}
@@ -157,10 +158,10 @@ def failing_checks(verdict: dict[str, Any]) -> list[str]:
     return lines
 
 
-def verdict_summary(record: dict[str, Any]) -> list[dict[str, Any]]:
+def verdict_summary(record: TaskRecord) -> list[dict[str, Any]]:
     """Each verdict (the intermediate score's too) with why it did not pass: its failing checks, else its message."""
     summary = []
-    verdicts = list(record.get("verdicts") or []) + ([record["intermediate"]] if record.get("intermediate") else [])
+    verdicts = list(record.verdicts or []) + ([record.intermediate] if record.intermediate else [])
     for verdict in verdicts:
         lines = [] if verdict.get("status") == "passed" else failing_checks(verdict)
         if verdict.get("status") != "passed" and not lines:
@@ -170,11 +171,11 @@ def verdict_summary(record: dict[str, Any]) -> list[dict[str, Any]]:
     return summary
 
 
-def lost_at(record: dict[str, Any], page_folder: Path) -> dict[str, Any] | None:
-    """The stage the account blames for a failed task (`record["lost_at"]`), ready to show; None without one."""
+def lost_at(record: TaskRecord, page_folder: Path) -> dict[str, Any] | None:
+    """The stage the account blames for a failed task (`record.lost_at`), ready to show; None without one."""
     from markupsafe import Markup
 
-    found = record.get("lost_at")
+    found = record.lost_at
     if not isinstance(found, dict) or not found.get("stage"):
         return None
     evidence = found.get("evidence")
@@ -219,7 +220,7 @@ def verdict_details_html(verdict: dict[str, Any], folder: Path) -> str:
     return f'<div class="wide">{render_value(details, folder)}</div>' if details else ""
 
 
-def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
+def write_task_page(folder: Path, record: TaskRecord) -> Path:
     """report.html of one task, the story of its episode (reports/task_story.py): the verdict and the stage the
     account blames at the top; every step's screens before and after, observation, model calls, action and
     demonstration; the verdict's checks at the end."""
@@ -230,9 +231,9 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
     episode = read_json(folder / "episode.json") or {}
     verdicts = [
         {**verdict, "details_html": Markup(verdict_details_html(verdict, folder))}
-        for verdict in record.get("verdicts", []) + ([record["intermediate"]] if record.get("intermediate") else [])
+        for verdict in record.verdicts + ([record.intermediate] if record.intermediate else [])
     ]
-    usage = {role: data for role, data in (record.get("usage") or {}).items() if data and data.get("rows")}
+    usage = {role: data for role, data in (record.usage or {}).items() if data and data.get("rows")}
     page = environment().get_template("task_report.html").render(
         record=record,
         css=css(),
@@ -242,11 +243,11 @@ def write_task_page(folder: Path, record: dict[str, Any]) -> Path:
         steps=story_steps(folder, episode, folder),
         start_urls=episode.get("start_urls", []),
         start_screenshot=episode.get("start_screenshot"),
-        timings=", ".join(f"{key} {value:.1f}s" for key, value in (record.get("timings") or {}).items()),
-        state_html=Markup(render_value(record["state"], folder)) if record.get("state") else "",
+        timings=", ".join(f"{key} {value:.1f}s" for key, value in (record.timings or {}).items()),
+        state_html=Markup(render_value(record.state, folder)) if record.state else "",
         usage_html=Markup(usage_table_html(usage)) if usage else "",
-        policy_html=Markup(render_value(record["policy_info"], folder)) if record.get("policy_info") else "",
-        health_html=Markup(render_value(record["model_health"], folder)) if record.get("model_health") else "",
+        policy_html=Markup(render_value(record.policy_info, folder)) if record.policy_info else "",
+        health_html=Markup(render_value(record.model_health, folder)) if record.model_health else "",
     )
     path = folder / TASK_PAGE
     path.write_text(page, encoding="utf-8")

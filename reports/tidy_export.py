@@ -18,6 +18,7 @@ from reports.comparison import Comparison
 from reports.loss_run import stage_of
 from reports.run_groups import errored_reason
 from running.run_health import COUNTS as HEALTH_COUNTS
+from running.task_record import TaskRecord
 
 TIDY_FILE = "tasks.csv"
 COLUMNS = (
@@ -36,25 +37,25 @@ def tidy_rows(comparison: Comparison) -> list[dict[str, Any]]:
             for record in records:
                 rows.append({
                     "run": index, "label": result.label, "sample": sample.number, "folder": str(sample.folder),
-                    "task_key": record["task_key"], "sites": "+".join(sorted(record.get("sites") or [])),
-                    "kind": record.get("kind"), "difficulty": record.get("difficulty"), "outcome": record["status"],
-                    "recorded_status": record.get("recorded_status"), "errored": errored_reason(record) or "",
-                    "counted": record["status"] in ("passed", "failed"), "score": record.get("score"),
-                    "intermediate_score": record.get("intermediate_score"), "steps": record.get("steps"),
-                    "stop_reason": record.get("stop_reason"), **costs[record["task_key"]], **_health(record),
+                    "task_key": record.task_key, "sites": "+".join(sorted(record.sites or [])),
+                    "kind": record.kind, "difficulty": record.difficulty, "outcome": record.status,
+                    "recorded_status": record.recorded_status, "errored": errored_reason(record) or "",
+                    "counted": record.status in ("passed", "failed"), "score": record.score,
+                    "intermediate_score": record.intermediate_score, "steps": record.steps,
+                    "stop_reason": record.stop_reason, **costs[record.task_key], **_health(record),
                     "errors_rule": comparison.errors, "lost_at": _lost_at(record),
                 })  # fmt: skip
     return rows
 
 
-def _lost_at(record: dict[str, Any]) -> str:
+def _lost_at(record: TaskRecord) -> str:
     """Where a failed task was lost (reports/loss_account.py); empty for a task that did not fail."""
-    return stage_of(record) if record["status"] == "failed" else ""
+    return stage_of(record) if record.status == "failed" else ""
 
 
-def _health(record: dict[str, Any]) -> dict[str, Any]:
+def _health(record: TaskRecord) -> dict[str, Any]:
     """The task's model-health counts; empty cells for a record written before they were kept (unknown, not 0)."""
-    health = record.get("model_health")
+    health = record.model_health
     if not isinstance(health, dict):
         return dict.fromkeys(HEALTH_COUNTS)
     return {name: int(health.get(name) or 0) for name in HEALTH_COUNTS}

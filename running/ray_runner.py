@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from foundation.errors import UserError
 from model_access.ray_cluster import ACTOR_RESTARTS, connect, import_ray, release, start_endpoint_limits, use_endpoint_limits
+from running.task_record import TaskRecord
 from settings import Settings
 
 class TaskWorker:
@@ -31,13 +32,14 @@ class TaskWorker:
         self.run_dir = Path(run_dir)
         self.runner = TaskRunner(settings, policy, args, self.run_dir, concurrent=True)
 
-    def run(self, task: Any) -> dict[str, Any]:
-        from running.run_records import is_finished, iter_records, record_summary, task_folder
+    def run(self, task: Any) -> TaskRecord:
+        from running.run_records import task_folder
+        from running.task_record import is_finished, iter_records, record_summary
 
         # A retried call after a restart: the first try may have written its record already.
         if is_finished(task_folder(self.run_dir, task.key), False):
             for record in iter_records(self.run_dir):
-                if record.get("task_key") == task.key:
+                if record.task_key == task.key:
                     return record_summary(record)
         return record_summary(self.runner.run(task))
 
@@ -56,7 +58,7 @@ def run_in_ray(
     run_dir: Path,
     workers: int,
     address: str,
-    on_record: Callable[[dict[str, Any]], None],
+    on_record: Callable[[TaskRecord], None],
 ) -> None:
     """Run `tasks` on `workers` Ray actors, calling `on_record` with each finished task's summary."""
     ray = import_ray()

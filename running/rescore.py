@@ -27,8 +27,9 @@ from scoring.judge import Judge
 from scoring.reference_quirks import quirk_set
 from running.run_manifest import now, read_identity
 from running.run_records import (
-    EVIDENCE_FILE, RECORD_FILE, RUN_FILE, TASKS_DIR, iter_records, read_json, write_json,
+    EVIDENCE_FILE, RUN_FILE, TASKS_DIR, read_json, write_json,
 )  # fmt: skip
+from running.task_record import iter_records
 from scoring.scoring_rules import record_rules, scoring_rules
 from settings import Settings
 
@@ -48,24 +49,25 @@ def rescore_run(
         tasks_path = Path(identity["tasks"])
     tasks = {task.key: task for task in load_tasks(tasks_path, settings=settings)}
     records = iter_records(run_dir)
-    rules = scoring_rules(settings, [tasks[r["task_key"]] for r in records if r["task_key"] in tasks])
+    rules = scoring_rules(settings, [tasks[r.task_key] for r in records if r.task_key in tasks])
     changes = []
     for record in records:
-        folder = run_dir / TASKS_DIR / record.pop("_folder")
-        task = tasks.get(record["task_key"])
+        folder = run_dir / TASKS_DIR / str(record.folder)
+        task = tasks.get(record.task_key)
         evidence = read_json(folder / EVIDENCE_FILE)
-        ran = [verdict for verdict in record.get("verdicts", []) if verdict["eval_type"] not in ("config", "episode")]
-        old_status, old_rules = record.get("status"), record_rules(record)
+        ran = [verdict for verdict in record.verdicts if verdict["eval_type"] not in ("config", "episode")]
+        old_status, old_rules = record.status, record_rules(record)
         if task is not None and isinstance(evidence, dict) and ran:
             previous = [Verdict.from_dict(verdict) for verdict in ran]
             evaluation = rescore_from_evidence(task, evidence, previous, judge, quirks, rules)
-            record.update(evaluation.to_dict(), rescored_at=now())
+            record.set_evaluation(evaluation.to_dict())
+            record.rescored_at = now()
         elif old_rules == rules.name:
             continue
-        record["rules"] = rules.name  # a task that never reached its evaluators is counted by the new set's tally
-        write_json(folder / RECORD_FILE, record)
-        if old_status != record["status"]:
-            changes.append(f"{record['task_key']}: {old_status} -> {record['status']}")
+        record.rules = rules.name  # a task that never reached its evaluators is counted by the new set's tally
+        record.save(folder)
+        if old_status != record.status:
+            changes.append(f"{record.task_key}: {old_status} -> {record.status}")
     _rescored_identity(run_dir, settings)
     return changes
 

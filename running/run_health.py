@@ -15,6 +15,7 @@ from typing import Any
 
 from foundation.text_table import text_columns
 from model_access.accounting import tokens_unknown
+from running.task_record import TaskRecord
 
 # The selection decision agent/method/selection.py records when a selection reply could not be read.
 UNREADABLE_SELECTION = "unreadable_reply"
@@ -76,17 +77,17 @@ def _selection_decision(extra: Any) -> str:
     return str(selection.get("decision", "")) if isinstance(selection, dict) else ""
 
 
-def run_health(records: list[dict[str, Any]]) -> dict[str, Any]:
+def run_health(records: list[TaskRecord]) -> dict[str, Any]:
     """The counts added over a run's records, the tasks each count came from, and the stop reasons."""
     totals = dict.fromkeys(COUNTS, 0)
     tasks_with = {name: 0 for name in COUNTS}
     for record in records:
-        health = record.get("model_health") or {}
+        health = record.model_health or {}
         for name in COUNTS:
             value = int(health.get(name, 0) or 0)
             totals[name] += value
             tasks_with[name] += int(value > 0)
-    reasons = Counter(str(record.get("stop_reason") or "none") for record in records)
+    reasons = Counter(str(record.stop_reason or "none") for record in records)
     return {"totals": totals, "tasks_with": tasks_with, "stop_reasons": dict(sorted(reasons.items()))}
 
 

@@ -3,7 +3,7 @@
     <run>/run.json                 what was run, by whom, with which code (one entry per session)
     <run>/summary.json             success rates of the finished tasks
     <run>/index.html               every task, linked to its page
-    <run>/tasks/<task>/record.json verdicts, score, steps, timings, usage of one task
+    <run>/tasks/<task>/record.json verdicts, score, steps, timings, usage of one task (running/task_record.py)
     <run>/tasks/<task>/evidence.json   what the score was based on (answer, final URL, page contents)
     <run>/tasks/<task>/episode.json    every step, with step_NNN.png screenshots beside it
     <run>/tasks/<task>/network_trace.zip   the episode's requests, with run.record_network (a Playwright trace)
@@ -73,37 +73,6 @@ def read_json(path: Path) -> Any:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-
-
-def read_record(folder: Path) -> dict[str, Any] | None:
-    record = read_json(Path(folder) / RECORD_FILE)
-    return record if isinstance(record, dict) else None
-
-
-def is_finished(folder: Path, retry_errors: bool = False) -> bool:
-    record = read_record(folder)
-    if record is None:
-        return False
-    return not (retry_errors and record.get("status") == "error")
-
-
-def iter_records(run_dir: Path) -> list[dict[str, Any]]:
-    """Every finished task record of a run, in folder order."""
-    tasks_dir = Path(run_dir) / TASKS_DIR
-    if not tasks_dir.is_dir():
-        return []
-    records = []
-    for folder in sorted(p for p in tasks_dir.iterdir() if p.is_dir()):
-        record = read_record(folder)
-        if record is not None:
-            record["_folder"] = folder.name
-            records.append(record)
-    return records
-
-
-def record_summary(record: dict[str, Any]) -> dict[str, Any]:
-    """What a worker sends its parent of a finished task: enough for the run's counts and progress line."""
-    return {key: record.get(key) for key in ("task_key", "status", "score", "steps", "timings")}
 
 
 def usage_difference(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

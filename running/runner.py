@@ -35,7 +35,8 @@ from foundation.errors import UserError
 from foundation.folder_lock import FolderLock
 from foundation.progress_bar import Progress, progress_bar
 from running.run_manifest import check_identity, close_session, configuration_identity, open_session
-from running.run_records import is_finished, iter_records, record_collisions, record_summary, task_folder
+from running.run_records import record_collisions, task_folder
+from running.task_record import TaskRecord, is_finished, iter_records, record_summary
 from scoring.scoring_rules import scoring_rules
 from settings import Settings, load_settings
 
@@ -174,15 +175,15 @@ class Tally:
     not_scored: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
 
-    def add(self, record: dict[str, Any]) -> None:
+    def add(self, record: TaskRecord) -> None:
         self.finished += 1
-        status = record.get("status", "error")
+        status = record.status
         self.statuses[status] = self.statuses.get(status, 0) + 1
-        if record.get("score") is None:
+        if record.score is None:
             self.not_scored += 1
         else:
             self.scored += 1
-            self.passed += int(record["score"] == 1.0)
+            self.passed += int(record.score == 1.0)
 
     def postfix(self) -> str:
         rate = f"{self.passed / self.scored:.0%}" if self.scored else "-"
@@ -293,11 +294,11 @@ def _run_in_folder(spec: RunSpec, settings: Settings, tasks: list[Any], run_dir:
     print(f"run folder: {run_dir} (the same command resumes it)", file=sys.stderr)
 
     tally = Tally()
-    done_records = {record["task_key"]: record for record in iter_records(run_dir)}
+    done_records = {record.task_key: record for record in iter_records(run_dir)}
     pending = []
     for task in tasks:
         if is_finished(task_folder(run_dir, task.key), spec.retry_errors):
-            tally.add(done_records.get(task.key, {}))
+            tally.add(done_records.get(task.key) or TaskRecord())
         else:
             pending.append(task)
     if pending:
@@ -349,22 +350,22 @@ def _task_line(bar: Progress, tally: Tally) -> Callable[[str], None]:
     return lambda line: bar.status(f"{tally.postfix()} | {line}")
 
 
-def _advance(bar: Progress, tally: Tally, record: dict[str, Any]) -> None:
+def _advance(bar: Progress, tally: Tally, record: TaskRecord) -> None:
     tally.add(record)
     bar.advance(_finished_line(record))
     bar.status(tally.postfix())
 
 
-def _finished_line(record: dict[str, Any]) -> str:
+def _finished_line(record: TaskRecord) -> str:
     """`forum:42 passed (3 step(s), 8.1 s)`: a finished task, as a log's progress line tells it."""
     details = []
-    if record.get("steps") is not None:
-        details.append(f"{record['steps']} step(s)")
-    seconds = (record.get("timings") or {}).get("total_s")
+    if record.steps is not None:
+        details.append(f"{record.steps} step(s)")
+    seconds = (record.timings or {}).get("total_s")
     if seconds is not None:
         details.append(f"{seconds:.1f} s")
     said = f" ({', '.join(details)})" if details else ""
-    return f"{record.get('task_key')} {record.get('status', 'error')}{said}"
+    return f"{record.task_key} {record.status}{said}"
 
 
 class _LocalRunner:
@@ -375,7 +376,7 @@ class _LocalRunner:
         self.progress = progress
         self.runner = None
 
-    def run(self, task: Any, *, reset_first: bool) -> dict[str, Any]:
+    def run(self, task: Any, *, reset_first: bool) -> TaskRecord:
         if self.runner is None:
             from running.task_runner import TaskRunner
 

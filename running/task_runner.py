@@ -33,8 +33,9 @@ from running.run_manifest import now
 from running.run_health import step_usage, task_health
 from scoring.scoring_rules import scoring_rules
 from running.run_records import (
-    EVIDENCE_FILE, NETWORK_TRACE_FILE, RECORD_FILE, task_folder, usage_difference, write_json,
+    EVIDENCE_FILE, NETWORK_TRACE_FILE, task_folder, usage_difference, write_json,
 )  # fmt: skip
+from running.task_record import TaskRecord
 from scoring.site_state import reset_sites, site_counts
 from running.step_calls import StepCalls
 from browser_env.step_extras import prepare_extra
@@ -99,7 +100,7 @@ class TaskRunner:
 
     # ---- one task ----
 
-    def run(self, task: Any, *, reset_first: bool = False) -> dict[str, Any]:
+    def run(self, task: Any, *, reset_first: bool = False) -> TaskRecord:
         # Every model call of the task (policy, evaluators) belongs to this task in this run's sample.
         if self.progress is not None:
             self.progress.start(task.key)
@@ -110,21 +111,23 @@ class TaskRunner:
             if self.progress is not None:
                 self.progress.stop()
 
-    def _run(self, task: Any, *, reset_first: bool) -> dict[str, Any]:
+    def _run(self, task: Any, *, reset_first: bool) -> TaskRecord:
         folder = task_folder(self.run_dir, task.key)
         if folder.exists():
             shutil.rmtree(folder)  # leftovers of an attempt that was killed before its record was written
         folder.mkdir(parents=True)
         started, clock = now(), time.perf_counter()
-        record = _task_fields(task)
-        record.update(
-            policy=self.policy.name, sample=self.settings.run.sample, started_at=started, worker_pid=os.getpid(),
-            rules=self.rules.name,
-        )
+        record = task_record(task)
+        record.policy = self.policy.name
+        record.sample = self.settings.run.sample
+        record.started_at = started
+        record.worker_pid = os.getpid()
+        record.rules = self.rules.name
         if task.problems:
             message = "; ".join(task.problems)
             evaluation = TaskEvaluation([Verdict("config", CONFIG_ERROR, f"the task config has problems: {message}")])
-            record.update(evaluation.to_dict(), steps=0, actions=[], errors=[])
+            record.set_evaluation(evaluation.to_dict())
+            record.steps, record.actions, record.errors = 0, [], []
             return self._finish(folder, record, evaluation, clock, {})
 
         timings: dict[str, float] = {}
@@ -156,7 +159,7 @@ class TaskRunner:
         timings["episode_s"] = time.perf_counter() - mark
         if self.settings.run.record_network:  # saved before the evaluators open pages of their own
             trace_problem = self._env.save_trace() if self._env is not None else "the browser was lost"
-            record["network_trace"] = f"not saved: {trace_problem}" if trace_problem else NETWORK_TRACE_FILE
+            record.network_trace = f"not saved: {trace_problem}" if trace_problem else NETWORK_TRACE_FILE
         episode = self._env.record if self._env is not None and reset_failure is None else None
         answer = episode.answer if episode else None
         final_url = episode.final_url if episode else ""
@@ -188,25 +191,24 @@ class TaskRunner:
         policy_usage = usage_difference(usage_before, self.policy.usage())
         if episode is not None:
             episode.save(folder)
-        record.update(
-            evaluation.to_dict(),
-            answer=answer,
-            intermediate_answer=intermediate_answer,
-            final_url=final_url,
-            stop_reason=episode.stop_reason if episode else None,
-            steps=len(steps),
-            actions=[_action_text(step) for step in steps],
-            errors=[f"step {step.index}: {step.error}" for step in steps if step.error]
-            + ([failure] if failure else []),
-            state=state,
-            # What the policy says about the episode as a whole (the video policy: its videos, what it showed when).
-            policy_info=self.policy.episode_info() if hasattr(self.policy, "episode_info") else None,
-            usage={
-                "policy": policy_usage,
-                "evaluation": self.client.ledger.to_dict(),
-            },
-            model_health=task_health(steps, policy_usage.get("totals") or {}),
+        record.set_evaluation(evaluation.to_dict())
+        record.answer = answer
+        record.intermediate_answer = intermediate_answer
+        record.final_url = final_url
+        record.stop_reason = episode.stop_reason if episode else None
+        record.steps = len(steps)
+        record.actions = [_action_text(step) for step in steps]
+        record.errors = [f"step {step.index}: {step.error}" for step in steps if step.error] + (
+            [failure] if failure else []
         )
+        record.state = state
+        # What the policy says about the episode as a whole (the video policy: its videos, what it showed when).
+        record.policy_info = self.policy.episode_info() if hasattr(self.policy, "episode_info") else None
+        record.usage = {
+            "policy": policy_usage,
+            "evaluation": self.client.ledger.to_dict(),
+        }
+        record.model_health = task_health(steps, policy_usage.get("totals") or {})
         return self._finish(folder, record, evaluation, clock, timings)
 
     def _episode(self, task: Any, folder: Path) -> str | None:
@@ -271,32 +273,36 @@ class TaskRunner:
         return site_base_url(site, self.settings)
 
     def _finish(
-        self, folder: Path, record: dict[str, Any], evaluation: TaskEvaluation, clock: float, timings: dict
-    ) -> dict[str, Any]:
+        self, folder: Path, record: TaskRecord, evaluation: TaskEvaluation, clock: float, timings: dict
+    ) -> TaskRecord:
         timings["total_s"] = time.perf_counter() - clock
-        record.update(timings=timings, finished_at=now(), complete=True)
+        record.timings = timings
+        record.finished_at = now()
+        record.complete = True
         write_json(folder / EVIDENCE_FILE, evaluation.evidence)
-        write_json(folder / RECORD_FILE, record)
+        record.save(folder)
+        record.folder = folder.name
         return record
 
 
-def _task_fields(task: Any) -> dict[str, Any]:
-    return {
-        "task_key": task.key,
-        "task_id": task.task_id,
-        "source": task.source,
-        "sites": list(task.sites),
-        "kind": task.kind,
-        "difficulty": task.difficulty,
-        "eval_types": list(task.eval_types),
-        "intent": task.intent,
-        "images": list(getattr(task, "images", [])),  # the config's input images, given with the intent
-        "intermediate_intent": task.intermediate_intent,
-        "video": task.video,
-        "require_reset": task.require_reset,
-        "problems": list(task.problems),
-        "notes": list(getattr(task, "notes", [])),  # config oddities the task ran with, as the reference runs them
-    }
+def task_record(task: Any) -> TaskRecord:
+    """A new record holding the task's own fields, as its config gave them."""
+    return TaskRecord(
+        task_key=task.key,
+        task_id=task.task_id,
+        source=task.source,
+        sites=list(task.sites),
+        kind=task.kind,
+        difficulty=task.difficulty,
+        eval_types=list(task.eval_types),
+        intent=task.intent,
+        images=list(getattr(task, "images", [])),  # the config's input images, given with the intent
+        intermediate_intent=task.intermediate_intent,
+        video=task.video,
+        require_reset=task.require_reset,
+        problems=list(task.problems),
+        notes=list(getattr(task, "notes", [])),  # config oddities the task ran with, as the reference runs them
+    )
 
 
 def reddit_post_wait_s(task: Any, run: RunSettings) -> float:

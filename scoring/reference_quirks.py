@@ -24,9 +24,12 @@ A verdict a quirk decided carries the quirk's name and the status it has without
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from foundation.errors import UserError
+
+if TYPE_CHECKING:  # a record is running's type; scoring only reads its fields
+    from running.task_record import TaskRecord
 
 REDDIT_COMMENT_TIME = "reddit_comment_time"
 EMPTY_PROGRAM_HTML = "empty_program_html"
@@ -65,15 +68,15 @@ def comment_time_content(locator: str, quirks: frozenset[str]) -> tuple[bool, An
     return True, COMMENT_TIME_HELPERS[name]
 
 
-def decided_tasks(records: list[dict[str, Any]]) -> dict[str, list[str]]:
+def decided_tasks(records: list[TaskRecord]) -> dict[str, list[str]]:
     """Quirk name -> the tasks it decided ("key", or "key (would be passed)" when the quirk changed the status)."""
     found: dict[str, list[str]] = {}
     for record in records:
-        for verdict in record.get("verdicts") or []:
+        for verdict in record.verdicts or []:
             for name in verdict.get("quirks") or []:
                 without = verdict.get("without_quirks")
                 flip = f" ({verdict.get('eval_type')} would be {without})" if without != verdict.get("status") else ""
-                found.setdefault(name, []).append(f"{record.get('task_key')}{flip}")
+                found.setdefault(name, []).append(f"{record.task_key}{flip}")
     return found
 
 

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from foundation.errors import UserError
+
+if TYPE_CHECKING:  # a record is running's type; scoring only reads its fields
+    from running.task_record import TaskRecord
 
 VIDEOWA = "videowa"
 AGENTOCCAM = "agentoccam"
@@ -118,27 +121,23 @@ def task_url_alternatives(rules: ScoringRules, config: dict) -> list[str] | None
 # ---- the tally ----------------------------------------------------------------------------------
 
 
-def record_rules(record: dict[str, Any]) -> str:
+def record_rules(record: TaskRecord) -> str:
     """The set that scored a record; records made before rule sets existed were scored by videowa's."""
-    return record.get("rules") or VIDEOWA
+    return record.rules or VIDEOWA
 
 
-def counted_status(record: dict[str, Any]) -> str:
+def counted_status(record: TaskRecord) -> str:
     """A record's status as its rule set counts it: under agentoccam every task that did not pass is a failure
     (no score, a config its evaluator raises on, an episode that crashed); under videowa its own status."""
-    status = record.get("status", "error")
+    status = record.status
     if record_rules(record) == AGENTOCCAM and status != "passed":
         return "failed"
     return status
 
 
-def counted_as_failed(records: list[dict[str, Any]]) -> list[str]:
+def counted_as_failed(records: list[TaskRecord]) -> list[str]:
     """"key (recorded status)" of each task its rule set counts as failed although it was not scored."""
-    return [
-        f"{record.get('task_key')} ({record.get('status', 'error')})"
-        for record in records
-        if counted_status(record) != record.get("status", "error")
-    ]
+    return [f"{record.task_key} ({record.status})" for record in records if counted_status(record) != record.status]
 
 
 __all__ = [

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ecosystem.browsergym.webarena_ids import index_originals, map_tasks
-from running.run_records import NETWORK_TRACE_FILE, iter_records, natural_key
+from running.run_records import NETWORK_TRACE_FILE, natural_key
+from running.task_record import iter_records
 from foundation.errors import UserError
 from model_access.local_servers.process import server_python
 from tasks.placeholders import SITE_PLACEHOLDERS
@@ -63,15 +64,15 @@ def site_urls() -> dict[str, str]:
 def verified_scores(run_dir: str | Path, tasks_path: str | Path, python: Path | None = None) -> list[dict[str, Any]]:
     """One row per finished task of the run: key, our score, and Verified's score (None with `why` if unscored)."""
     python = python or verified_python()
-    records = sorted(iter_records(Path(run_dir)), key=lambda record: natural_key(str(record.get("task_key"))))
+    records = sorted(iter_records(Path(run_dir)), key=lambda record: natural_key(str(record.task_key)))
     if not records:
         raise UserError(f"no finished task records in {run_dir} (tasks/<task>/record.json)")
     originals = index_originals(_worker(python, {"originals": True})["originals"], "webarena")
     mapped = map_tasks(tasks_path, originals=originals)
     rows, asks = [], []
     for record in records:
-        key = str(record.get("task_key"))
-        row: dict[str, Any] = {"key": key, "ours": record.get("score"), "verified": None}
+        key = str(record.task_key)
+        row: dict[str, Any] = {"key": key, "ours": record.score, "verified": None}
         entry = mapped.get(key) or {}
         name = entry.get("browsergym") or ""
         if not entry:
@@ -82,11 +83,11 @@ def verified_scores(run_dir: str | Path, tasks_path: str | Path, python: Path | 
             row["why"] = f"not scored: {name} is a VisualWebArena task; WebArena-Verified has WebArena's only"
         else:
             row["webarena"] = name
-            folder = Path(run_dir) / "tasks" / record["_folder"]
+            folder = Path(run_dir) / "tasks" / str(record.folder)
             trace = next((folder / name for name in TRACE_FILES if (folder / name).is_file()), None)
-            asks.append({"key": key, "webarena_id": int(name.split(".")[1]), "answer": record.get("answer"),
+            asks.append({"key": key, "webarena_id": int(name.split(".")[1]), "answer": record.answer,
                          "trace": str(trace) if trace else None,
-                         "task_type": task_type(list(record.get("eval_types") or []))})  # fmt: skip
+                         "task_type": task_type(list(record.eval_types or []))})  # fmt: skip
         rows.append(row)
     if asks:
         answered = _worker(python, {"sites": site_urls(), "tasks": asks})["results"]

@@ -31,6 +31,7 @@ from reports.loss_account import lost_at
 from reports.command import report
 from reports.report import write_run_outputs
 from running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
+from running.task_record import TaskRecord
 from reports.run_groups import group_configurations
 from running.runner import RunSpec, run
 from running.trajectory_coverage import IndexedTutorials, reference_steps
@@ -161,7 +162,11 @@ def episode(*steps: tuple[str, dict]) -> dict:
     return {"start_observation_text": PAGE, "steps": made}
 
 
-def failed(answer: str = "", **fields) -> dict:
+def failed(answer: str = "", **fields) -> TaskRecord:
+    return TaskRecord.from_dict(failed_fields(answer, **fields))
+
+
+def failed_fields(answer: str = "", **fields) -> dict:
     return {"task_key": "t:1", "status": "failed", "intent": "How much was my oldest order?", "answer": answer,
             "verdicts": [{"eval_type": "string_match", "status": "failed", "message": ""}],
             "policy_info": {"mode": "selection", "videos": {"processed": ["orders"], "not_processed": {}}},
@@ -242,9 +247,9 @@ def test_the_report_counts_stages_per_run_and_shows_where_failures_moved(tmp_pat
         folder = tmp_path / name
         write_json(folder / RUN_FILE, {"identity": {"policy": name, "tasks": str(tasks / "configs")}, "sessions": []})
         for task_id, status in zip((1, 2), statuses):
-            info = no_video if (name, task_id) == ("after", 2) else failed()["policy_info"]
-            record = {**failed(), "task_key": f"set:{task_id}", "source": "set", "task_id": task_id, "status": status,
-                      "policy_info": info}  # fmt: skip
+            info = no_video if (name, task_id) == ("after", 2) else failed_fields()["policy_info"]
+            record = {**failed_fields(), "task_key": f"set:{task_id}", "source": "set", "task_id": task_id,
+                      "status": status, "policy_info": info}  # fmt: skip
             write_json(task_folder(folder, record["task_key"]) / RECORD_FILE, record)
             write_json(task_folder(folder, record["task_key"]) / "episode.json", episode(("stop []", {})))
         runs.append(folder)

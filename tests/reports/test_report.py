@@ -14,6 +14,7 @@ from reports.command import report
 from reports.report import format_table, summarize
 from reports.task_story import write_task_page
 from running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
+from running.task_record import TaskRecord
 from browser_env.step_extras import prepare_extra
 
 
@@ -47,7 +48,7 @@ def test_success_rate_counts_only_scored_tasks_and_lists_the_others() -> None:
         record(7, "passed", kind="factual", difficulty="hard", intermediate_score=0.0),
         record(8, "failed", kind="factual", difficulty="hard", intermediate_score=1.0),
     ]  # fmt: skip
-    summary = summarize(records)
+    summary = summarize([TaskRecord.from_dict(item) for item in records])
     overall = row(summary, "all", "all")
     assert (overall["tasks"], overall["scored"], overall["passed"]) == (8, 5, 3)
     assert overall["success_rate"] == 3 / 5
@@ -125,12 +126,14 @@ def test_task_page_shows_each_step_and_what_the_policy_chose_to_show(tmp_path: P
         "url_before": "http://shop/", "url_after": "http://shop/", "screenshot": "step_001.png", "extra": extra,
     }]}  # fmt: skip
     (folder / "episode.json").write_text(json.dumps(episode))
-    page = write_task_page(folder, {**record(1, "failed"), "errors": ["step 1: there is no element [12]"]}).read_text()
+    failed = TaskRecord.from_dict({**record(1, "failed"), "errors": ["step 1: there is no element [12]"]})
+    page = write_task_page(folder, failed).read_text()
     assert '<img class="shot" src="step_001.png"' in page
     assert f'src="{keyframe.as_uri()}"' in page and 'src="extra/step_001_01.png"' in page
     assert "The cart link is at the top." in page and "Open the cart" in page
     assert "there is no element [12]" in page
-    assert "<script" not in write_task_page(folder, {**record(1, "failed"), "intent": "<script>x</script>"}).read_text()
+    scripted = TaskRecord.from_dict({**record(1, "failed"), "intent": "<script>x</script>"})
+    assert "<script" not in write_task_page(folder, scripted).read_text()
 
 
 def test_the_task_page_usage_table_is_narrow_and_says_n_a_for_unreported_tokens(tmp_path) -> None:
@@ -144,7 +147,7 @@ def test_the_task_page_usage_table_is_narrow_and_says_n_a_for_unreported_tokens(
     folder = tmp_path / "task"
     folder.mkdir()
     usage = {"policy": policy.to_dict(), "evaluation": evaluation.to_dict()}
-    page = write_task_page(folder, {**record(1, "failed"), "usage": usage}).read_text()
+    page = write_task_page(folder, TaskRecord.from_dict({**record(1, "failed"), "usage": usage})).read_text()
     table = page.split("<h2>Model usage</h2>", 1)[1].split("</table>", 1)[0]
     assert table.lstrip().startswith('<div class="wide">')  # scrolls inside the page rather than widening it
     header = re.findall(r"<th>(.*?)</th>", table)

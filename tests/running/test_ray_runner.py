@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from running.run_records import RECORD_FILE, iter_records
+from running.run_records import RECORD_FILE
+from running.task_record import iter_records
 from settings import PROJECT_ROOT
 
 from tests.running.task_set import TASKS
@@ -112,9 +113,9 @@ def test_ray_gives_the_verdicts_of_workers_even_with_a_worker_killed(worker_run,
 def test_running_the_ray_command_again_runs_nothing_already_recorded(ray_run, test_settings, task_files,
                                                                       judge_server) -> None:  # noqa: F811
     out = ray_run[0]
-    mtimes = {r["task_key"]: (out / "tasks" / r["_folder"] / RECORD_FILE).stat().st_mtime_ns for r in iter_records(out)}
+    mtimes = {r.task_key: (out / "tasks" / r.folder / RECORD_FILE).stat().st_mtime_ns for r in iter_records(out)}
     cmd = command(task_files, out, judge_server, "--workers", "2", "--ray")
     done = finish(cmd, environment(test_settings))
     assert f"{len(TASKS)} task(s) already finished" in done.stderr
-    after = {r["task_key"]: (out / "tasks" / r["_folder"] / RECORD_FILE).stat().st_mtime_ns for r in iter_records(out)}
+    after = {r.task_key: (out / "tasks" / r.folder / RECORD_FILE).stat().st_mtime_ns for r in iter_records(out)}
     assert after == mtimes

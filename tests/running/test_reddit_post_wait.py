@@ -48,9 +48,9 @@ def test_the_runner_waits_before_a_posting_task_and_records_it(sandbox, test_set
     finally:
         runner.close()
     def before_the_episode(record) -> float:  # the task's time outside its episode and its scoring
-        timings = record["timings"]
+        timings = record.timings
         return timings["total_s"] - timings["episode_s"] - timings["evaluation_s"]
 
-    assert posting["timings"]["reddit_post_wait_s"] == 1.5 and before_the_episode(posting) >= 1.5
-    assert "reddit_post_wait_s" not in other["timings"] and before_the_episode(other) < 1.0
-    assert posting["status"] == other["status"] and posting["steps"] == other["steps"] == 1
+    assert posting.timings["reddit_post_wait_s"] == 1.5 and before_the_episode(posting) >= 1.5
+    assert "reddit_post_wait_s" not in other.timings and before_the_episode(other) < 1.0
+    assert posting.status == other.status and posting.steps == other.steps == 1

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from running.run_records import RECORD_FILE, iter_records
+from running.run_records import RECORD_FILE
+from running.task_record import iter_records
 from foundation.folder_lock import LOCK_NAME
 from model_access.scripted_server import ScriptedServer
 from settings import PROJECT_ROOT
@@ -67,7 +68,7 @@ def command(task_files, out: Path, judge: ScriptedServer, *extra: str) -> list[s
 def records(out: Path) -> dict[str, tuple[str, int]]:
     """task key -> (started_at, record file mtime)."""
     return {
-        r["task_key"]: (r["started_at"], (out / "tasks" / r["_folder"] / RECORD_FILE).stat().st_mtime_ns)
+        r.task_key: (r.started_at, (out / "tasks" / r.folder / RECORD_FILE).stat().st_mtime_ns)
         for r in iter_records(out)
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from browser_env.episode import StepRecord
 from running.run_health import health_text, run_health, task_health
+from running.task_record import TaskRecord
 
 
 def _step(index: int, action: dict | None, error: str | None, extra: dict | None = None) -> StepRecord:
@@ -21,7 +22,7 @@ def test_steps_without_a_readable_action_are_counted_for_each_policy() -> None:
     health = task_health(steps, {"truncated": 1, "cut_streams": 2})
     assert health["unparseable_steps"] == 2
     assert health["cut_streams"] == 2
-    summary = run_health([{"model_health": health, "stop_reason": "max_steps"}])
+    summary = run_health([TaskRecord(model_health=health, stop_reason="max_steps")])
     text = health_text(summary, steps=4)
     assert "steps with no readable action" in text and "streams cut by the server" in text
     line = next(line for line in text.splitlines() if line.startswith("steps with no readable action"))

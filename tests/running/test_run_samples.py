@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from running.run_records import iter_records
+from running.task_record import TaskRecord, iter_records
 from model_access.scripted_server import ScriptedServer
 from settings import PROJECT_ROOT
 
@@ -52,7 +52,7 @@ def finish(cmd: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return done
 
 
-def only_record(run_dir: Path) -> dict:
+def only_record(run_dir: Path) -> TaskRecord:
     records = list(iter_records(run_dir))
     assert len(records) == 1, records
     return records[0]
@@ -70,9 +70,9 @@ def test_two_samples_at_temperature_1_draw_two_replies(sandbox, test_settings, t
         bodies = policy_bodies(server)
     assert len(bodies) == 2 and bodies[0] == bodies[1]  # the same prompt, sent twice: two draws
     first, second = only_record(out), only_record(tmp_path / "runs" / "react-sample2")
-    assert (first["sample"], second["sample"]) == (1, 2)
-    assert (first["answer"], first["score"]) == ("2145 Maple Grove Ave", 1.0)
-    assert (second["answer"], second["score"]) == ("12 Elm Street", 0.0)
+    assert (first.sample, second.sample) == (1, 2)
+    assert (first.answer, first.score) == ("2145 Maple Grove Ave", 1.0)
+    assert (second.answer, second.score) == ("12 Elm Street", 0.0)
     assert "the 2 samples:" in done.stdout
     manifest = json.loads((tmp_path / "runs" / "react-sample2" / "run.json").read_text())
     assert manifest["identity"]["sample"] == 2
@@ -100,7 +100,7 @@ def test_a_killed_sample_resumes_without_paying_a_call_twice(sandbox, test_setti
         finish(cmd, env)
         bodies = policy_bodies(server)
     record = only_record(out)
-    assert record["sample"] == 2 and record["score"] == 1.0 and record["steps"] == 2
+    assert record.sample == 2 and record.score == 1.0 and record.steps == 2
     assert "ACCESSIBILITY TREE" in bodies[0]  # the default observation
     # The answered first call is replayed from the cache (the scroll again), never sent twice; only the call
     # the kill cut before its answer is sent once more.
@@ -108,12 +108,12 @@ def test_a_killed_sample_resumes_without_paying_a_call_twice(sandbox, test_setti
     assert bodies.count(bodies[0]) == 1 and bodies[2] == bodies[1]
     # Each step keeps its model call for the task page: the messages the server got, the reply, and whether
     # the reply was replayed from the cache (run.keep_model_calls).
-    episode = json.loads((out / "tasks" / record["_folder"] / "episode.json").read_text())
+    episode = json.loads((out / "tasks" / str(record.folder) / "episode.json").read_text())
     calls = [call for step in episode["steps"] for call in step["model_calls"]]
     assert [(call["cached"], call["reply"]) for call in calls] == [(True, SCROLL), (False, RIGHT)]
     kept = [{"role": m["role"], "content": "".join(p["text"] for p in m["content"])} for m in calls[1]["messages"]]
     assert json.dumps(kept) == bodies[2]
-    page = (out / "tasks" / record["_folder"] / "report.html").read_text()
+    page = (out / "tasks" / str(record.folder) / "report.html").read_text()
     assert page.count('<details class="call">') == 2
 
 
@@ -127,7 +127,7 @@ def test_at_temperature_0_later_samples_share_the_first_calls_and_say_so(
         bodies = policy_bodies(server)
     assert len(bodies) == 1
     first, second = only_record(out), only_record(tmp_path / "runs" / "react-sample2")
-    assert first["answer"] == second["answer"] == "2145 Maple Grove Ave"
-    shared = second["usage"]["policy"]["totals"]["shared_cache_hits"]
-    assert shared == 1 and first["usage"]["policy"]["totals"]["shared_cache_hits"] == 0
+    assert first.answer == second.answer == "2145 Maple Grove Ave"
+    shared = second.usage["policy"]["totals"]["shared_cache_hits"]
+    assert shared == 1 and first.usage["policy"]["totals"]["shared_cache_hits"] == 0
     assert "policy run(s) at temperature 0" in done.stderr

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from running.run_records import RECORD_FILE, iter_records
+from running.run_records import RECORD_FILE, task_folder
+from running.task_record import iter_records
 from model_access.scripted_server import ScriptedServer
 from settings import PROJECT_ROOT
 
@@ -60,7 +61,8 @@ def finish(cmd: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
 
 
 def by_id(run_dir: Path) -> dict[int, dict]:
-    return {record["task_id"]: record for record in iter_records(run_dir)}
+    """Each finished task's record.json, as a user reads it, by task id."""
+    return {record.task_id: record.to_dict() for record in iter_records(run_dir)}
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +83,8 @@ def resumed_run(sandbox, test_settings, task_files, judge_server, tmp_path_facto
     os.killpg(process.pid, signal.SIGKILL)  # a crash: no clean-up code runs
     process.wait()
     process.stderr.close()
-    before_restart = {record["task_key"]: record for record in iter_records(out)}
-    mtimes = {key: (out / "tasks" / r["_folder"] / RECORD_FILE).stat().st_mtime_ns for key, r in before_restart.items()}
+    before_restart = {record.task_key: record for record in iter_records(out)}
+    mtimes = {key: (out / "tasks" / r.folder / RECORD_FILE).stat().st_mtime_ns for key, r in before_restart.items()}
     done = finish(cmd, env)
     return out, before_restart, mtimes, done
 
@@ -98,11 +100,11 @@ def two_worker_run(resumed_run, test_settings, task_files, judge_server, tmp_pat
 def test_a_killed_run_resumes_without_redoing_finished_tasks(resumed_run) -> None:
     out, before_restart, mtimes, done = resumed_run
     assert 1 <= len(before_restart) < len(TASKS), "the kill should land half-way"
-    after = {record["task_key"]: record for record in iter_records(out)}
+    after = {record.task_key: record for record in iter_records(out)}
     assert len(after) == len(TASKS)
     for key, record in before_restart.items():
-        assert after[key]["started_at"] == record["started_at"]
-        assert (out / "tasks" / record["_folder"] / RECORD_FILE).stat().st_mtime_ns == mtimes[key]
+        assert after[key].started_at == record.started_at
+        assert (out / "tasks" / record.folder / RECORD_FILE).stat().st_mtime_ns == mtimes[key]
     assert f"{len(before_restart)} task(s) already finished" in done.stderr
     sessions = json.loads((out / "run.json").read_text())["sessions"]
     assert [s["outcome"] for s in sessions] == ["running", "finished"]  # the killed session never closed
@@ -118,11 +120,23 @@ def test_each_task_gets_the_verdict_its_solution_earns(resumed_run) -> None:
     assert records[6]["intermediate_score"] == 1.0 and records[6]["difficulty"] == "easy"
     assert records[7]["usage"]["evaluation"]["totals"]["scripted"] >= 1  # judged through the model stack
     assert any("Teleport Me" in error for error in records[10]["errors"])
-    review_steps = json.loads((out / "tasks" / records[3]["_folder"] / "episode.json").read_text())["steps"]
+    review_steps = json.loads((task_folder(out, records[3]["task_key"]) / "episode.json").read_text())["steps"]
     assert "in the full page" in review_steps[0]["extra"]["target"]  # the first target was below the fold
     assert records[3]["state"]["counts_changed"] is True  # the review count moved
     assert records[1]["state"]["counts_changed"] is False and records[1]["state"]["changed"] is False
     assert records[4]["state"]["changed"] is True  # require_reset: taken to change state
+
+
+def test_a_record_has_the_keys_an_earlier_version_wrote_in_its_order(resumed_run) -> None:
+    """The same tasks as the run folder made before the house move (tests/running/data): a played task and the
+    config-error one (5, never played: no answer, state, usage, ...) write the keys that version wrote, in its
+    order, plus `rules` (which came later) after `worker_pid`."""
+    out, *_ = resumed_run
+    old_run = Path(__file__).parent / "data" / "run_before_the_move" / "run"
+    for task_id in (1, 5):
+        old = list(json.loads((task_folder(old_run, f"{SOURCE}:{task_id}") / RECORD_FILE).read_text()))
+        old.insert(old.index("worker_pid") + 1, "rules")
+        assert list(json.loads((task_folder(out, f"{SOURCE}:{task_id}") / RECORD_FILE).read_text())) == old
 
 
 def test_report_prints_the_table_and_counts_what_was_not_scored(resumed_run, test_settings) -> None:

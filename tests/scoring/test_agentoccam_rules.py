@@ -11,6 +11,7 @@ import pytest
 from scoring.evaluate import rescore_from_evidence
 from reports.report import summarize, summary_text
 from reports.run_groups import counted_records
+from running.task_record import TaskRecord
 from scoring.scoring_rules import AGENTOCCAM, NO_TASK_FILE, ScoringRules, rule_set_name, scoring_rules
 from foundation.errors import UserError
 from settings import load_settings
@@ -163,8 +164,8 @@ def test_its_tally_counts_every_task_without_a_score_as_a_failure() -> None:
         {"task_key": "t:2", "status": "config_error", "eval_types": ["url_match"]},
         {"task_key": "t:3", "status": "error", "eval_types": ["program_html"]},
     ]
-    videowa = summarize(counted_records([{**r, "rules": "videowa"} for r in records], "recorded"))
-    occam = summarize(counted_records([{**r, "rules": "agentoccam"} for r in records], "exclude"))
+    videowa = summarize(counted_records([TaskRecord.from_dict({**r, "rules": "videowa"}) for r in records], "recorded"))
+    occam = summarize(counted_records([TaskRecord.from_dict({**r, "rules": "agentoccam"}) for r in records], "exclude"))
     assert (videowa["rows"][0]["scored"], videowa["rows"][0]["success_rate"]) == (1, 1.0)
     assert (occam["rows"][0]["scored"], occam["rows"][0]["failed"], occam["rows"][0]["success_rate"]) == (3, 2, 1 / 3)
     assert "count as failures (2): t:2 (config_error), t:3 (error)" in summary_text(occam)

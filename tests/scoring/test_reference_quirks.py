@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 from scoring.evaluate import Verdict, evaluate_task, rescore_from_evidence
 from scoring.reference_quirks import EMPTY_PROGRAM_HTML, REDDIT_COMMENT_TIME, quirk_set
 from reports.report import summarize, summary_text
+from running.task_record import TaskRecord
 from foundation.errors import UserError
 from settings import load_settings
 
@@ -158,6 +159,7 @@ def test_the_report_names_every_task_a_quirk_decided() -> None:
              [], quirks=VIDEOWA).to_dict()},
         {"task_key": "videowa/test_reddit:2", "eval_types": ["program_html"], **failed_comment.to_dict()},
     ]  # fmt: skip
+    records = [TaskRecord.from_dict(item) for item in records]
     summary = summarize(records)
     assert summary["reference_quirks"] == {
         EMPTY_PROGRAM_HTML: ["videowa/test_shopping:27 (program_html would be config_error)"],

@@ -11,7 +11,7 @@ import pytest
 
 from cli.main import main
 from running.policies.solutions import load_solutions
-from running.run_records import iter_records
+from running.task_record import iter_records
 from running.runner import RunSpec, run
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 from tasks.sandbox.tutorials.script import load_all
@@ -38,7 +38,7 @@ def play_all(sandbox, policy: str, out_dir, **policy_args) -> dict[str, dict]:
         progress=False,
         workers=2,  # a task mostly waits on the browser and the site: two at once (resets still run alone)
     )
-    return {record["task_key"]: record for record in iter_records(run(spec, sandbox.settings))}
+    return {record.task_key: record.to_dict() for record in iter_records(run(spec, sandbox.settings))}
 
 
 def test_the_set_has_both_kinds_every_eval_form_and_a_tutorial_per_task(task_set) -> None:
