@@ -30,6 +30,7 @@ from typing import Any
 
 from reports.run_costs import load_prices, task_cost
 from running.run_records import usage_difference
+from running.task_record import TaskRecord
 from model_access import ROLES
 from model_access.client import ChatResult, ModelClient
 from settings import Settings
@@ -89,7 +90,7 @@ class StepModelCalls:
         return messages, self._stats(usage_difference(self._before, self.policy.usage() or {})["rows"]), summary
 
     def _stats(self, rows: list[dict]) -> dict[str, Any]:
-        cost = task_cost({"usage": {"policy": {"rows": rows}}}, self.models, self.prices, self.local)
+        cost = task_cost(TaskRecord(usage={"policy": {"rows": rows}}), self.models, self.prices, self.local)
         kept = [row for row in rows if row.get("role") not in self.local]
         return {
             "input_tokens": cost["prompt_tokens"],
