@@ -13,7 +13,6 @@ browser session (`evaluation.element_ids`), or with `stable_ids` off Chrome's.
 
 from __future__ import annotations
 
-import base64
 import io
 import re
 import time
@@ -28,6 +27,7 @@ from browser_env.ax_tree import AXTree, TreeNode, capture_ax_tree, intersects
 from browser_env.element_ids import DocumentIds, ElementIds
 from browser_env.set_of_marks import Mark, draw_marks
 from browser_env.set_of_marks import capture_som
+from foundation.cdp import capture_screenshot
 
 # Approximate tokens: words and single punctuation marks, the unit of `agent.observation_token_budget`.
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -174,8 +174,10 @@ def capture_observation(
     screenshot = None
     if options.screenshot or options.set_of_marks:
         # optimizeForSpeed: Chrome compresses the PNG less, several times faster on a small CPU.
-        shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-        screenshot = base64.b64decode(shot["data"])
+        # A request that crossed a navigation's commit can go unanswered: asked again once the page has loaded.
+        screenshot = capture_screenshot(
+            cdp, {"format": "png", "optimizeForSpeed": True}, on_retry=lambda: _wait_for_load(page)
+        )
         if options.set_of_marks:
             screenshot = draw_marks(screenshot, marks, options.marks_style, options.marks_font)
     shot_done = time.perf_counter()
@@ -201,11 +203,15 @@ def _read_after_load(page, read: Callable[[], T]) -> T:
         return read()
     except PlaywrightError:
         # A document being replaced cannot be read; the next one can once it has loaded.
-        try:
-            page.wait_for_load_state("load", timeout=_RETRY_WAIT_MS)
-        except PlaywrightError:
-            pass
+        _wait_for_load(page)
         return read()
+
+
+def _wait_for_load(page) -> None:
+    try:
+        page.wait_for_load_state("load", timeout=_RETRY_WAIT_MS)
+    except PlaywrightError:
+        pass  # read what is there
 
 
 def _marks(nodes: dict[str, TreeNode], scroll_x: float, scroll_y: float, width: int, height: int) -> list[Mark]:

@@ -1,14 +1,30 @@
-"""Chrome DevTools Protocol calls that return large replies (the accessibility tree, the DOM snapshot).
+"""Chrome DevTools Protocol calls that return large replies (the accessibility tree, the DOM snapshot), and
+screenshots that cannot hang.
 
 Playwright's sync `CDPSession.send` walks every value of a reply to swap its internal objects for API ones;
 a protocol reply is plain JSON with none, and on a page of ~1,000 nodes that walk costs about as much as
 Chromium's own work (0.05 s of 0.10 s per tree on 2 cores, measured). `send_json` skips it: same call, same
 reply. Small replies keep going through `cdp.send`.
+
+Playwright waits for a CDP reply with no time limit, and `Page.captureScreenshot` taken while a navigation
+commits can go unanswered for good: a tutorial recording hung that way in the middle of a test run (2026-11-28,
+after a sort select reloaded the page). `capture_screenshot` asks again when a reply does not come in time.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import inspect
 from typing import Any
+
+# A screenshot takes well under a second, a few on a loaded 2-core machine; a reply later than this is lost.
+SCREENSHOT_WAIT_S = 20.0
+SCREENSHOT_TRIES = 3
+
+
+class ScreenshotTimeout(RuntimeError):
+    """Chromium did not answer a screenshot request, asked SCREENSHOT_TRIES times."""
 
 
 def send_json(cdp: Any, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -16,4 +32,35 @@ def send_json(cdp: Any, method: str, params: dict[str, Any] | None = None) -> di
     impl = getattr(cdp, "_impl_obj", None)
     if impl is None or not hasattr(cdp, "_sync"):  # not Playwright's sync CDPSession (a test double, a new API)
         return cdp.send(method, params or {})
-    return cdp._sync(impl.send(method=method, params=params or {}, timeout=None))
+    return cdp._sync(_impl_send(impl, method, params))
+
+
+def send_within(cdp: Any, method: str, params: dict[str, Any] | None, timeout_s: float) -> dict[str, Any]:
+    """`cdp.send(method, params)`, raising TimeoutError when no reply comes within `timeout_s`."""
+    impl = getattr(cdp, "_impl_obj", None)
+    if impl is None or not hasattr(cdp, "_sync"):  # a test double, or a Playwright without this internal API
+        return cdp.send(method, params or {})
+    return cdp._sync(asyncio.wait_for(_impl_send(impl, method, params), timeout_s))
+
+
+def _impl_send(impl: Any, method: str, params: dict[str, Any] | None) -> Any:
+    """The coroutine of Playwright's own send (newer releases take a `timeout`, None for none)."""
+    if "timeout" in inspect.signature(impl.send).parameters:
+        return impl.send(method=method, params=params or {}, timeout=None)
+    return impl.send(method=method, params=params or {})
+
+
+def capture_screenshot(cdp: Any, params: dict[str, Any], on_retry: Any = None) -> bytes:
+    """The decoded image of `Page.captureScreenshot` with `params`, asking again (after `on_retry()`, e.g. a wait
+    for the page's load) when Chromium leaves a request unanswered; ScreenshotTimeout after SCREENSHOT_TRIES."""
+    for attempt in range(SCREENSHOT_TRIES):
+        if attempt and on_retry is not None:
+            on_retry()
+        try:
+            return base64.b64decode(send_within(cdp, "Page.captureScreenshot", params, SCREENSHOT_WAIT_S)["data"])
+        except TimeoutError:
+            continue
+    raise ScreenshotTimeout(
+        f"Chromium did not answer a screenshot request in {SCREENSHOT_WAIT_S:.0f} s, {SCREENSHOT_TRIES} times; "
+        "the page's renderer may be stuck (see the browser's log)"
+    )

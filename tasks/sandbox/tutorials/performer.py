@@ -9,7 +9,6 @@ character, after each wheel notch, after a click or a load.
 
 from __future__ import annotations
 
-import base64
 import math
 import random
 from dataclasses import replace
@@ -19,6 +18,7 @@ import numpy as np
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
+from foundation.cdp import capture_screenshot
 from foundation.errors import UserError
 from foundation.page_settle import PageWatcher, SettleLimits
 from tasks.sandbox.tutorials import chrome, pacing
@@ -382,8 +382,9 @@ class Performer:
             self._snap()
 
     def _snap(self) -> None:
-        shot = self.cdp.send("Page.captureScreenshot", _SCREENSHOT)
-        image = cv2.imdecode(np.frombuffer(base64.b64decode(shot["data"]), np.uint8), cv2.IMREAD_COLOR)
+        # A request that crossed a navigation's commit can go unanswered: ask again once the page has loaded.
+        shot = capture_screenshot(self.cdp, _SCREENSHOT, on_retry=lambda: self.page.wait_for_load_state("load"))
+        image = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_COLOR)
         self.film.show_page(cv2.cvtColor(image, cv2.COLOR_BGR2RGB))
 
     def _scroll_y(self) -> float:

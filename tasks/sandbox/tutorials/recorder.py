@@ -183,13 +183,22 @@ def _record_sites_side_by_side(
 
     results = []
     # spawn: Playwright's sync API must not inherit a parent's event loop
-    with ProcessPoolExecutor(min(workers, len(groups)), mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(min(workers, len(groups)), mp_context=multiprocessing.get_context("spawn"))
+    try:
         futures = [pool.submit(_record_names, settings, [s.name for s in group], folder) for group in groups]
         for future in as_completed(futures):
             for result in future.result():
                 results.append(result)
                 if report:
                     report(result)
+    except BaseException:
+        # Interrupted (Ctrl-C, a test's time limit) or a recording failed: the other worker is stopped, not
+        # waited for; leaving the `with` of an executor would wait for a stuck recording for good.
+        for process in list((pool._processes or {}).values()):  # no public way to stop a running task
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results
 
 
