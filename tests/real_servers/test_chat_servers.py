@@ -54,9 +54,10 @@ def test_the_length_limit_is_obeyed_and_a_cut_reply_is_recorded(chat_server, set
 @pytest.mark.parametrize("chat_server", SERVERS, indirect=True)
 def test_a_long_prompt_within_the_context_is_answered(chat_server, settings):
     point(settings, "llm", chat_server, max_tokens=8)
-    # About 2,500 tokens: past a 2,048-token context (llama-cpp-python's default n_ctx), well within the servers'
-    # 8,192. SmolLM2 reads ~100 tokens a second on 2 cores and slower the longer the prompt: 4,000 took 3x as long.
-    page = PAGE_LINE * 100
+    # About 2,200 tokens (36 a line): past a 2,048-token context (llama-cpp-python's default n_ctx), well within
+    # the servers' 8,192. SmolLM2 reads ~60-100 tokens a second on 2 cores, slower the longer the prompt: 100 lines
+    # (3,614 tokens) took llama.cpp 69 s in a test run, the slowest request of the suite.
+    page = PAGE_LINE * 60
     with ModelClient(settings) as client:
         result = client.chat("llm", [user_message(page + "\nWhich product is on this page?")], stage="check")
     assert result.prompt_tokens > 2048 and result.text.strip()
