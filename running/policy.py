@@ -13,12 +13,14 @@ What a policy needs the environment to do differently (observe the whole page, r
 commands per step, keep the observation after a failed action) it declares in
 `episode_options(defaults: EpisodeOptions) -> EpisodeOptions`, which the runner calls with the
 options `settings.agent` gives and hands to `BrowserEnv.reset`. A policy may also define
-`episode_info() -> dict`, whose result the task record keeps as `policy_info`.
+`episode_info() -> dict`, whose result the task record keeps as `policy_info`. A policy that never looks
+at the page's picture says so with `reads_screenshots = False`: with `run.step_screenshots` off, its
+episodes then take none.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from browser_env.actions import Action
@@ -41,10 +43,14 @@ class PolicyStep:
     actions: list[Action] | None = None
 
 
-def declared_episode_options(policy: Any, defaults: EpisodeOptions) -> EpisodeOptions:
-    """The options a policy asks for its episodes (`defaults` when it declares none)."""
+def declared_episode_options(policy: Any, defaults: EpisodeOptions, step_screenshots: bool = True) -> EpisodeOptions:
+    """The options a policy asks for its episodes (`defaults` when it declares none); without screenshots when
+    the run keeps none (`step_screenshots` off) and the policy does not read them."""
     declare = getattr(policy, "episode_options", None)
-    return declare(defaults) if declare is not None else defaults
+    options = declare(defaults) if declare is not None else defaults
+    if not step_screenshots and not getattr(policy, "reads_screenshots", True):
+        options = replace(options, observation=replace(options.observation, screenshot=False))
+    return options
 
 
 class Policy(Protocol):

@@ -223,7 +223,7 @@ class TaskRunner:
             self.policy.reset(task)
             env.trace_path = folder / NETWORK_TRACE_FILE if self.settings.run.record_network else None
             defaults = EpisodeOptions.from_agent_settings(self.settings.agent)
-            env.reset(task, declared_episode_options(self.policy, defaults))
+            env.reset(task, declared_episode_options(self.policy, defaults, self.settings.run.step_screenshots))
             env.record.model_calls_kept = calls is not None
             while not env.done:
                 if self.progress is not None:

@@ -521,6 +521,10 @@ class RunSettings:
     # Keep each step's model calls (the messages sent, the reply, tokens) in episode.json, for the task page's
     # step-by-step view. Images are kept by digest only. Off: the page shows the reply and the step's usage only.
     keep_model_calls: bool = True
+    # A screenshot of the page at every step (step_NNN.png, shown on the task pages). Off: taken only for a
+    # policy that looks at them (the model policies; not scripted, stop or replay), which spares Chromium about
+    # a fifth of its work on a run that needs no pictures (docs/benchmarks.md).
+    step_screenshots: bool = True
     # Seconds to wait before each task that posts on the forum (0: none). AgentOccam's runner sleeps 30 minutes
     # (1,800 s) before each of them, as the forum refuses a user's posts that come too close together
     # (eval_webarena.py; `--harness agentoccam`). Which tasks: those on the reddit site whose WebArena id (the

@@ -66,6 +66,7 @@ SKIPPED_KINDS = {
 
 class ReplayPolicy:
     name = "replay"
+    reads_screenshots = False  # with run.step_screenshots off, its episodes take none
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

@@ -25,6 +25,7 @@ from tasks.placeholders import PlaceholderValues, fill_placeholders, unfilled_me
 
 class ScriptedPolicy:
     name = "scripted"
+    reads_screenshots = False  # with run.step_screenshots off, its episodes take none
 
     def __init__(self, solutions: Solutions, settings: Settings) -> None:
         self.solutions = solutions

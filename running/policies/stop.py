@@ -16,6 +16,7 @@ from settings import Settings
 
 class StopPolicy:
     name = "stop"
+    reads_screenshots = False  # with run.step_screenshots off, its episodes take none
 
     def reset(self, task: Any) -> None:
         pass
