@@ -53,7 +53,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-import openai
+from model_access.openai_sdk import openai
 
 from foundation.errors import UserError
 from model_access import ROLES

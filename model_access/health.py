@@ -21,7 +21,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Iterable
 
-import openai
+from model_access.openai_sdk import openai
 
 from model_access.retry import ModelCallError, error_summary
 

@@ -19,7 +19,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 
 from foundation.errors import UserError
 from model_access.replies import ReplyParseError, extract_json
@@ -59,6 +58,8 @@ class ReplySchema:
             value = extract_json(reply)
         except ReplyParseError as exc:
             return str(exc)
+        import jsonschema  # here, not at the top: a third of a second that a process checking no reply skips
+
         error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(self.schema).iter_errors(value))
         return "" if error is None else f"{error.message} (at {'/'.join(map(str, error.absolute_path)) or 'top'})"
 
@@ -68,6 +69,8 @@ def load_reply_schema(path: Path) -> ReplySchema:
     if not path.is_file():
         raise UserError(f"reply schema {path} is missing: restore it from the repository")
     text = path.read_text(encoding="utf-8")
+    import jsonschema  # see ReplySchema.violation
+
     try:
         schema = json.loads(text)
         jsonschema.Draft202012Validator.check_schema(schema)

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
 
-import openai
+from model_access.openai_sdk import openai
 
 from foundation.errors import UserError
 

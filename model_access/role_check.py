@@ -26,7 +26,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-import openai
+from model_access.openai_sdk import openai
 
 from foundation.errors import UserError
 from model_access.client import ModelClient

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-import openai
+from model_access.openai_sdk import openai
 
 from foundation.subtitles import Cue
 from model_access.cache import DiskCache, request_key
