@@ -24,7 +24,7 @@ HEAVY_FIRST = (
     "real_servers/test_roles_on_real_servers.py", "tasks/test_sandbox_tasks.py", "cli/test_demo.py",
     "real_servers/", "tasks/test_labeler_sealed.py", "running/test_runner.py", "ecosystem/",
     "running/test_run_folder_lock.py", "tasks/test_labeler_untouched.py",
-    "processing/test_process_videos_lock.py", "running/test_ray_runner.py",
+    "processing/test_process_videos_lock.py",
     "running/test_run_samples.py", "agent/test_replay_policy.py", "reports/test_loss_account.py",
     "tasks/test_forum_site.py",
 )  # fmt: skip

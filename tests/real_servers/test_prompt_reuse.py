@@ -17,9 +17,9 @@ from model_access.messages import user_message
 from settings import load_settings
 from tests.real_servers.conftest import _started, point
 
-# Two unrelated openings of a few hundred tokens each, as two different calls of one step have.
-SHOP_PAGE = "Product: Kestrel Wired Earbuds, price $24.99, rating 4 of 5, in stock, Add to Cart\n" * 25
-FORUM_PAGE = "Post: Which trail is best in autumn? 12 comments, submitted by hiker_jo to /f/outdoors\n" * 25
+# Two unrelated openings of about 500 tokens each (34 a line), as two different calls of one step have.
+SHOP_PAGE = "Product: Kestrel Wired Earbuds, price $24.99, rating 4 of 5, in stock, Add to Cart\n" * 15
+FORUM_PAGE = "Post: Which trail is best in autumn? 12 comments, submitted by hiker_jo to /f/outdoors\n" * 15
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,7 @@
 """`videodemo run` with the scripted policy on a small sandbox task set, as a user runs it: in a
-subprocess, killed half-way and started again, with one worker and with two, then `videodemo report`.
+subprocess, killed half-way and started again, with one worker and with two, then `videodemo report`; and
+`--ray` on a real local Ray (127.0.0.1, two worker actors) against the two-worker run: the same verdicts in the
+same run-folder layout, a Ray worker killed mid-run loses no record, and the command again runs nothing recorded.
 
 The judge is a scripted OpenAI-compatible server reached through `--judge-url`, so the fuzzy
 task is judged through the real client; no VLM is configured, so the VQA task is unscorable.
@@ -7,6 +9,7 @@ task is judged through the real client; no VLM is configured, so the VQA task is
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -25,6 +28,9 @@ from settings import PROJECT_ROOT
 
 from tests.running.task_set import EXPECTED, SOURCE, TASKS, write_task_set
 
+needs_ray = pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None, reason="ray is not installed; `pip install -e .[scale]` runs these tests"
+)
 JUDGE_SCRIPT = {"name": "judge", "rules": [{"contains": "One Stop Market", "reply": "correct"}], "default": "incorrect"}
 
 
@@ -218,3 +224,94 @@ def test_a_folder_holding_another_run_is_refused(resumed_run, test_settings, tas
     )  # fmt: skip
     assert done.returncode == 2
     assert "holds another run" in done.stderr and "--fresh" in done.stderr
+
+
+# ---- the same task set on Ray ----
+
+
+def verdicts(record: dict) -> list[tuple[str, str]]:
+    return [(v["eval_type"], v["status"]) for v in record["verdicts"]]
+
+
+def descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, stack = [], [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def task_worker_pids(root: int) -> list[int]:
+    pids = []
+    for pid in descendants(root):
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue
+        if title.startswith("ray::TaskWorker"):
+            pids.append(pid)
+    return pids
+
+
+@pytest.fixture(scope="module")
+def ray_run(two_worker_run, sandbox, test_settings, task_files, judge_server, tmp_path_factory):
+    """`--ray --workers 2`, to compare with run B (`--workers 2`); one Ray worker is killed (SIGKILL) as soon as
+    the first record exists."""
+    sandbox.reset()
+    out = tmp_path_factory.mktemp("runs") / "ray"
+    env = environment(test_settings)
+    cmd = command(task_files, out, judge_server, "--workers", "2", "--ray")
+    process = subprocess.Popen(cmd, env=env, cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)  # fmt: skip
+    killed = None
+    deadline = time.monotonic() + 300
+    try:
+        while process.poll() is None and time.monotonic() < deadline:
+            pids = task_worker_pids(process.pid)
+            if len(pids) == 2 and list(out.glob(f"tasks/*/{RECORD_FILE}")):
+                killed = pids[0]
+                os.kill(killed, signal.SIGKILL)
+                break
+            time.sleep(0.05)
+        stdout, stderr = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0, stdout + stderr
+    return out, killed, stdout + stderr
+
+
+@needs_ray
+def test_ray_gives_the_verdicts_of_workers_even_with_a_worker_killed(two_worker_run, ray_run) -> None:
+    out, killed, _ = ray_run
+    worker_run = two_worker_run[0]
+    assert killed is not None, "the kill should land while tasks were running"
+    assert not list(Path(str(out)).glob("tasks/*/*.tmp"))
+    ray_records, worker_records = by_id(out), by_id(worker_run)
+    assert sorted(ray_records) == sorted(worker_records) == sorted(range(1, len(TASKS) + 1))
+    assert {i: verdicts(r) for i, r in ray_records.items()} == {i: verdicts(r) for i, r in worker_records.items()}
+    assert {i: (r["status"], r["score"]) for i, r in ray_records.items()} == {
+        i: (r["status"], r["score"]) for i, r in worker_records.items()
+    }
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in worker_run.iterdir())
+
+
+@needs_ray
+def test_running_the_ray_command_again_runs_nothing_already_recorded(ray_run, test_settings, task_files,
+                                                                      judge_server) -> None:
+    out = ray_run[0]
+    mtimes = {r.task_key: (out / "tasks" / r.folder / RECORD_FILE).stat().st_mtime_ns for r in iter_records(out)}
+    cmd = command(task_files, out, judge_server, "--workers", "2", "--ray")
+    done = finish(cmd, environment(test_settings))
+    assert f"{len(TASKS)} task(s) already finished" in done.stderr
+    after = {r.task_key: (out / "tasks" / r.folder / RECORD_FILE).stat().st_mtime_ns for r in iter_records(out)}
+    assert after == mtimes
