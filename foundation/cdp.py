@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import inspect
 from typing import Any
 
@@ -29,23 +30,31 @@ class ScreenshotTimeout(RuntimeError):
 
 def send_json(cdp: Any, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
     """`cdp.send(method, params)` without the conversion of its reply (see the module's docstring)."""
-    impl = getattr(cdp, "_impl_obj", None)
-    if impl is None or not hasattr(cdp, "_sync"):  # not Playwright's sync CDPSession (a test double, a new API)
-        return cdp.send(method, params or {})
-    return cdp._sync(_impl_send(impl, method, params))
+    return _send(cdp, method, params, timeout_s=None)
 
 
 def send_within(cdp: Any, method: str, params: dict[str, Any] | None, timeout_s: float) -> dict[str, Any]:
     """`cdp.send(method, params)`, raising TimeoutError when no reply comes within `timeout_s`."""
+    return _send(cdp, method, params, timeout_s=timeout_s)
+
+
+def _send(cdp: Any, method: str, params: dict[str, Any] | None, timeout_s: float | None) -> dict[str, Any]:
     impl = getattr(cdp, "_impl_obj", None)
     if impl is None or not hasattr(cdp, "_sync"):  # a test double, or a Playwright without this internal API
         return cdp.send(method, params or {})
-    return cdp._sync(asyncio.wait_for(_impl_send(impl, method, params), timeout_s))
+    call = _impl_send(impl, method, params)
+    return cdp._sync(call if timeout_s is None else asyncio.wait_for(call, timeout_s))
+
+
+@functools.cache
+def _send_takes_timeout(send_function: Any) -> bool:
+    """Newer Playwright releases give their internal send a `timeout` (None for none); asked once per release."""
+    return "timeout" in inspect.signature(send_function).parameters
 
 
 def _impl_send(impl: Any, method: str, params: dict[str, Any] | None) -> Any:
-    """The coroutine of Playwright's own send (newer releases take a `timeout`, None for none)."""
-    if "timeout" in inspect.signature(impl.send).parameters:
+    """The coroutine of Playwright's own send."""
+    if _send_takes_timeout(type(impl).send):
         return impl.send(method=method, params=params or {}, timeout=None)
     return impl.send(method=method, params=params or {})
 
