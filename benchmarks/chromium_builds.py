@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -29,13 +27,11 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.env_step import BenchTask, free_port  # noqa: E402
+from benchmarks.env_step import BenchTask  # noqa: E402
+from benchmarks.private_sandbox import private_sandbox  # noqa: E402
 from browser_env.environment import BrowserEnv  # noqa: E402
 from foundation.browser import launch_chromium  # noqa: E402
 from scripts.cpu_per_module import busy_seconds  # noqa: E402
-from settings import load_settings  # noqa: E402
-from tasks.sandbox import server  # noqa: E402
-from tasks.sandbox.sites import SITES  # noqa: E402
 
 VIDEODEMO = str(Path(sys.executable).parent / "videodemo")
 BUILDS = {"headless shell (default)": "/usr/bin/chromium-headless-shell", "full Chromium, headless": "/usr/bin/chromium"}
@@ -81,19 +77,11 @@ def main() -> int:
     if missing:
         raise SystemExit(f"not installed: {', '.join(missing)}; apt-get install chromium chromium-headless-shell")
 
-    cache = Path(tempfile.mkdtemp(prefix="videodemo-bench-chromium-"))
-    settings = load_settings()
-    settings.paths.cache_dir = cache
-    settings.sandbox.shop_port, settings.sandbox.forum_port = free_port(), free_port()
-    for spec in SITES.values():
-        os.environ.pop(spec.env_var, None)
-    shop, forum = server.start_background(settings, ["shop", "forum"])
-    os.environ["SHOPPING"], os.environ["REDDIT"] = shop, forum
-    env = dict(os.environ, VIDEODEMO_CACHE=str(cache))
-    try:
+    with private_sandbox("videodemo-bench-chromium-") as sandbox:
+        settings, shop, forum = sandbox.settings, sandbox.shop, sandbox.forum
         figures = {}
         for label, executable in BUILDS.items():
-            figures[label] = timed_run(executable, args.ids, env, cache / "runs" / Path(executable).name)
+            figures[label] = timed_run(executable, args.ids, sandbox.env, sandbox.cache / "runs" / Path(executable).name)
         base_cpu, base_wall = figures["full Chromium, headless"]
         print(f"`videodemo run --policy stop --ids {args.ids} --workers 1`, machine busy CPU and wall:")
         print("| build | CPU s | wall s | CPU vs full | wall vs full |\n| --- | ---: | ---: | ---: | ---: |")
@@ -110,8 +98,6 @@ def main() -> int:
                 f"{url}: {a.shape[1]}x{a.shape[0]} vs {b.shape[1]}x{b.shape[0]}, pixels differing: {differing}; "
                 f"tree lines {len(tree_a.splitlines())}, differing: {lines}"
             )
-    finally:
-        server.stop_background(settings)
     return 0
 
 

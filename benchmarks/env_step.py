@@ -14,19 +14,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from browser_env.environment import BrowserEnv  # noqa: E402
+from benchmarks.private_sandbox import private_sandbox  # noqa: E402
 from browser_env.observation import Observation, ObservationOptions  # noqa: E402
 from settings import load_settings  # noqa: E402
-from tasks.sandbox import server  # noqa: E402
 
 PRODUCT = "Tidewave Wireless Over-Ear Headphones, Active Noise Cancelling, 40H Playtime, Bluetooth 5.3"
 PARTS = ("action_s", "wait_s", "tree_s", "screenshot_s")
@@ -77,12 +75,6 @@ def forum_round(forum: str):
     yield None, None, "go_back"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
@@ -94,19 +86,13 @@ def main() -> int:
     parser.add_argument("--set-of-marks", action="store_true", help="draw Set-of-Marks boxes on every screenshot")
     args = parser.parse_args()
 
-    cache = Path(tempfile.mkdtemp(prefix="videodemo-bench-env-"))
     settings = load_settings()
-    settings.paths.cache_dir = cache
-    settings.sandbox.shop_port, settings.sandbox.forum_port = free_port(), free_port()
     settings.agent.max_steps = 10_000
     settings.agent.max_repeated_actions = 10_000
-    for key in ("SHOPPING", "REDDIT"):
-        os.environ.pop(key, None)
-    shop, forum = server.start_background(settings, ["shop", "forum"])
-    os.environ["SHOPPING"], os.environ["REDDIT"] = shop, forum
     options = ObservationOptions.from_settings(settings.agent)
     options = ObservationOptions(options.viewport_only, options.token_budget, args.set_of_marks, True)
-    try:
+    with private_sandbox("videodemo-bench-env-", settings=settings) as sandbox:
+        shop, forum = sandbox.shop, sandbox.forum
         with BrowserEnv(settings, options=options) as env:
             started = time.perf_counter()
             observation = env.reset(BenchTask(shop))
@@ -124,8 +110,6 @@ def main() -> int:
                     for part in PARTS:
                         parts[part].append(result.timings.get(part, 0.0))
                     observation = result.observation
-    finally:
-        server.stop_background(settings)
 
     print(f"Browser environment step on the sandbox ({os.cpu_count()} cores, set_of_marks={args.set_of_marks})")
     print(f"  reset (login states, start page, first observation): {reset_s:.2f} s")

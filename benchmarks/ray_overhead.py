@@ -14,29 +14,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.private_sandbox import private_sandbox  # noqa: E402
 from settings import load_settings  # noqa: E402
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set  # noqa: E402
 from tasks.sandbox import server  # noqa: E402
 
 SOLUTIONS = ROOT / "tasks" / "sandbox" / "solutions"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def timed_run(settings, env: dict[str, str], out: Path, extra: list[str]) -> float:
@@ -60,27 +52,21 @@ def main() -> None:
     args = parser.parse_args()
 
     settings = load_settings()
-    cache = Path(tempfile.mkdtemp(prefix="ray-bench-"))
-    settings.paths.cache_dir = cache
-    settings.sandbox.shop_port, settings.sandbox.forum_port = free_port(), free_port()
     settings.sandbox.reset_token = "bench-reset-token"
     tasks = [task for task in load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks if not task.require_reset]
     ids = args.ids or ",".join(str(task.task_id) for task in tasks)
     count = 0
-    shop, forum = server.start_background(settings, ["shop", "forum"])
-    env = dict(os.environ, SHOPPING=shop, REDDIT=forum, VIDEODEMO_CACHE=str(cache), PYTHONUNBUFFERED="1")
     times: dict[str, list[float]] = {"workers": [], "ray": []}
-    try:
+    with private_sandbox("ray-bench-", settings=settings) as sandbox:
+        env = dict(sandbox.env, PYTHONUNBUFFERED="1")
         for round_number in range(args.rounds):
             for way, extra in (("workers", []), ("ray", ["--ray"])):
                 server.reset(settings)
-                out = cache / "runs" / way
+                out = sandbox.cache / "runs" / way
                 seconds = timed_run(settings, env, out, ["--ids", ids, *extra])
                 count = sum(1 for _ in (out / "tasks").iterdir())
                 times[way].append(seconds)
                 print(f"round {round_number + 1} {way:8s}: {count} tasks in {seconds:.1f} s", flush=True)
-    finally:
-        server.stop_background(settings)
     median = {way: statistics.median(values) for way, values in times.items()}
     for way in ("workers", "ray"):
         print(f"{way:8s} (2 workers): {60 * count / median[way]:.1f} tasks/min (median wall {median[way]:.1f} s)")

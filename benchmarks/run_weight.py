@@ -13,22 +13,18 @@
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.env_step import free_port  # noqa: E402
+from benchmarks.private_sandbox import private_sandbox  # noqa: E402
 from scripts.cpu_per_module import busy_seconds  # noqa: E402
-from settings import PROJECT_ROOT, load_settings  # noqa: E402
+from settings import PROJECT_ROOT  # noqa: E402
 from tasks.loading import SANDBOX_CONFIGS_DIR  # noqa: E402
-from tasks.sandbox import server  # noqa: E402
-from tasks.sandbox.sites import SITES  # noqa: E402
 
 VIDEODEMO = str(Path(sys.executable).parent / "videodemo")
 COMMAND_MODULES = "cli.main, running.runner, running.task_runner, running.rescore, reports.command"
@@ -69,19 +65,9 @@ def main() -> int:
     print(f"| openai and jsonschema up front (before) | {eager:.2f} | 1.00x |")
     print(f"| on first use (now) | {lazy:.2f} | {lazy / eager:.2f}x |")
 
-    cache = Path(tempfile.mkdtemp(prefix="videodemo-bench-weight-"))
-    settings = load_settings()
-    settings.paths.cache_dir = cache
-    settings.sandbox.shop_port, settings.sandbox.forum_port = free_port(), free_port()
-    for spec in SITES.values():
-        os.environ.pop(spec.env_var, None)
-    shop, forum = server.start_background(settings, ["shop", "forum"])
-    env = dict(os.environ, VIDEODEMO_CACHE=str(cache), SHOPPING=shop, REDDIT=forum)
-    try:
-        on = timed_run(args.ids, True, env, cache / "runs" / "screenshots-on")
-        off = timed_run(args.ids, False, env, cache / "runs" / "screenshots-off")
-    finally:
-        server.stop_background(settings)
+    with private_sandbox("videodemo-bench-weight-") as sandbox:
+        on = timed_run(args.ids, True, sandbox.env, sandbox.cache / "runs" / "screenshots-on")
+        off = timed_run(args.ids, False, sandbox.env, sandbox.cache / "runs" / "screenshots-off")
     print(f"\n`videodemo run --policy scripted --ids {args.ids} --workers 1`, machine busy CPU and wall:")
     print("| run.step_screenshots | CPU s | wall s | screenshots kept | CPU vs on | wall vs on |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")

@@ -13,31 +13,22 @@ command's start alone), with the ratios.
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import socket
 import sqlite3
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from settings import load_settings  # noqa: E402
+from benchmarks.private_sandbox import private_sandbox  # noqa: E402
 from tasks.sandbox import server  # noqa: E402
 from tasks.sandbox.sites import SITES  # noqa: E402
 
 VIDEODEMO = str(Path(sys.executable).parent / "videodemo")
 TARGET_S = 5.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def tables(conn: sqlite3.Connection) -> list[str]:
@@ -78,17 +69,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="resets per site")
     args = parser.parse_args()
 
-    cache = Path(tempfile.mkdtemp(prefix="videodemo-bench-reset-"))
-    settings = load_settings()
-    settings.paths.cache_dir = cache
-    settings.sandbox.shop_port, settings.sandbox.forum_port = free_port(), free_port()
-    for spec in SITES.values():
-        os.environ.pop(spec.env_var, None)
-    urls = dict(zip(["shop", "forum"], server.start_background(settings, ["shop", "forum"])))
-    env = dict(os.environ, VIDEODEMO_CACHE=str(cache))
-    for name, url in urls.items():
-        env[SITES[name].env_var] = url
-    try:
+    with private_sandbox("videodemo-bench-reset-") as sandbox:
+        settings, urls, env = sandbox.settings, sandbox.urls, sandbox.env
         start_s = [timed([VIDEODEMO, "--help"], env)[0] for _ in range(args.rounds)]
         baseline = statistics.median(start_s)
         print(f"baseline `videodemo --help` (the command's start): median {baseline:.2f} s over {args.rounds}")
@@ -112,8 +94,6 @@ def main() -> int:
                 f"| {name} | {median:.2f} | {statistics.median(own_s):.2f} | {median / baseline:.2f}x "
                 f"| {median / TARGET_S:.2f} |"
             )
-    finally:
-        server.stop_background(settings)
     return 0
 
 

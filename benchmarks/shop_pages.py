@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
-import socket
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,8 +21,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from settings import load_settings  # noqa: E402
-from tasks.sandbox import server  # noqa: E402
+from benchmarks.private_sandbox import private_sandbox  # noqa: E402
 from tasks.sandbox.sites import SHOP  # noqa: E402
 
 PAGES = (
@@ -43,22 +39,13 @@ PAGES = (
 )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=20)
     args = parser.parse_args()
 
-    settings = load_settings()
-    settings.paths.cache_dir = Path(tempfile.mkdtemp(prefix="shop-bench-"))
-    settings.sandbox.shop_port = free_port()
-    (base,) = server.start_background(settings, ["shop"])
-    try:
+    with private_sandbox("shop-bench-", sites=("shop",)) as sandbox:
+        base = sandbox.shop
         session = requests.Session()
         customer = next(a for a in SHOP.accounts if a.role == "customer")
         session.post(
@@ -88,9 +75,6 @@ def main() -> int:
             times.sort()
             p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
             print(f"{label:<32} {statistics.median(times):>10.1f} {p90:>8.1f}")
-    finally:
-        server.stop_background(settings, ["shop"])
-        shutil.rmtree(settings.paths.cache_dir, ignore_errors=True)
     return 0
 
 

@@ -14,26 +14,16 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
-import socket
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from settings import load_settings  # noqa: E402
-from tasks.sandbox import server  # noqa: E402
+from benchmarks.private_sandbox import private_sandbox  # noqa: E402
 from tasks.sandbox.tutorials.recorder import RecordingResult, record_tutorials  # noqa: E402
 
 TARGET_S = 300.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def cpu_seconds() -> float:
@@ -47,26 +37,18 @@ def main() -> int:
     parser.add_argument("--only", action="append", metavar="NAME", help="only this tutorial (repeatable)")
     args = parser.parse_args()
 
-    settings = load_settings()
-    settings.paths.cache_dir = Path(tempfile.mkdtemp(prefix="tutorial-bench-"))
-    settings.sandbox.shop_port, settings.sandbox.forum_port = free_port(), free_port()
-    for name in ("SHOPPING", "REDDIT"):
-        os.environ.pop(name, None)  # the private ports, not a user's sandbox
-    server.start_background(settings)
     print(f"{'tutorial':<26} {'video':>8} {'wall':>8} {'cpu':>8}")
-    marks = {"cpu": cpu_seconds()}
+    marks = {"cpu": 0.0}
 
     def report(result: RecordingResult) -> None:
         now = cpu_seconds()
         print(f"{result.name:<26} {result.duration_s:7.1f}s {result.elapsed_s:7.1f}s {now - marks['cpu']:7.1f}s")
         marks["cpu"] = now
 
-    started, cpu_start = time.monotonic(), cpu_seconds()
-    try:
-        results = record_tutorials(settings, only=args.only, force=True, report=report)
-    finally:
-        server.stop_background(settings)
-        shutil.rmtree(settings.paths.cache_dir, ignore_errors=True)
+    with private_sandbox("tutorial-bench-") as sandbox:
+        started, cpu_start = time.monotonic(), cpu_seconds()
+        marks["cpu"] = cpu_start
+        results = record_tutorials(sandbox.settings, only=args.only, force=True, report=report)
     wall, cpu = time.monotonic() - started, cpu_seconds() - cpu_start
     video = sum(result.duration_s for result in results)
     print(f"{'total':<26} {video:7.1f}s {wall:7.1f}s {cpu:7.1f}s   (target: all under {TARGET_S:.0f}s wall)")
