@@ -8,7 +8,8 @@ reply. Small replies keep going through `cdp.send`.
 
 Playwright waits for a CDP reply with no time limit, and `Page.captureScreenshot` taken while a navigation
 commits can go unanswered for good: a tutorial recording hung that way in the middle of a test run (2026-11-28,
-after a sort select reloaded the page). `capture_screenshot` asks again when a reply does not come in time.
+after a sort select reloaded the page). `capture_screenshot` asks again when a reply does not come in time;
+`send_json` gives up after LARGE_REPLY_WAIT_S with a TimeoutError, which a run records as the task's error.
 """
 
 from __future__ import annotations
@@ -22,15 +23,19 @@ from typing import Any
 # A screenshot takes well under a second, a few on a loaded 2-core machine; a reply later than this is lost.
 SCREENSHOT_WAIT_S = 20.0
 SCREENSHOT_TRIES = 3
+# The accessibility tree or DOM snapshot of a large page takes a second or two; one not back after this never comes.
+LARGE_REPLY_WAIT_S = 120.0
 
 
 class ScreenshotTimeout(RuntimeError):
     """Chromium did not answer a screenshot request, asked SCREENSHOT_TRIES times."""
 
 
-def send_json(cdp: Any, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    """`cdp.send(method, params)` without the conversion of its reply (see the module's docstring)."""
-    return _send(cdp, method, params, timeout_s=None)
+def send_json(cdp: Any, method: str, params: dict[str, Any] | None = None,
+              timeout_s: float = LARGE_REPLY_WAIT_S) -> dict[str, Any]:  # fmt: skip
+    """`cdp.send(method, params)` without the conversion of its reply (see the module's docstring); TimeoutError
+    naming the call when Chromium does not answer within `timeout_s`."""
+    return _send(cdp, method, params, timeout_s=timeout_s)
 
 
 def send_within(cdp: Any, method: str, params: dict[str, Any] | None, timeout_s: float) -> dict[str, Any]:
@@ -43,7 +48,12 @@ def _send(cdp: Any, method: str, params: dict[str, Any] | None, timeout_s: float
     if impl is None or not hasattr(cdp, "_sync"):  # a test double, or a Playwright without this internal API
         return cdp.send(method, params or {})
     call = _impl_send(impl, method, params)
-    return cdp._sync(call if timeout_s is None else asyncio.wait_for(call, timeout_s))
+    if timeout_s is None:
+        return cdp._sync(call)
+    try:
+        return cdp._sync(asyncio.wait_for(call, timeout_s))
+    except TimeoutError as error:
+        raise TimeoutError(f"Chromium did not answer {method} within {timeout_s:.0f} s") from error
 
 
 @functools.cache

@@ -20,6 +20,9 @@ def test_a_request_chromium_never_answers_ends_at_its_time_limit(page) -> None:
         cdp_calls.send_within(session, "Runtime.evaluate", NEVER_SETTLES, 1.0)
     assert time.monotonic() - started < 5
     assert cdp_calls.send_within(session, "Runtime.evaluate", {"expression": "6 * 7"}, 5.0)["result"]["value"] == 42
+    with pytest.raises(TimeoutError, match="did not answer Runtime.evaluate within 1 s"):
+        cdp_calls.send_json(session, "Runtime.evaluate", NEVER_SETTLES, timeout_s=1.0)
+    assert cdp_calls.send_json(session, "Runtime.evaluate", {"expression": "6 * 7"})["result"]["value"] == 42
 
 
 def test_an_unanswered_screenshot_is_asked_again_and_the_image_comes_back(page, monkeypatch) -> None:
