@@ -169,12 +169,12 @@ def pick_tasks(settings, count: int, index_videos: set[str]) -> list:
 
 def prepare_index(settings, names: list[str]) -> Path:
     """The demo's recordings and index (OCR labels, derived objectives), made for what is missing."""
-    from cli.demo import _Clock, _process, _record, _start_sites
+    from cli.demo_steps import PhaseClock, process, record, start_sites
 
-    clock = _Clock()
-    _start_sites(settings, clock)
-    _record(settings, clock, names)
-    _process(settings, names, 1, clock)
+    clock = PhaseClock()
+    start_sites(settings, clock)
+    record(settings, clock, names)
+    process(settings, names, 1, clock)
     return Path(settings.paths.index_dir)
 
 
@@ -351,7 +351,7 @@ def print_agent(results: list[AgentResult], args) -> None:
         print(f"{result.label}: {result.selections} selections, {result.unreadable_selections} with an unreadable "
               f"reply (no demonstration), {result.reused_decisions} decided by an identical earlier step; "
               f"selection prompt tokens reused {selection_share(result):.0%}")  # fmt: skip
-    print(f"tasks: " + "; ".join(f"{r.label}: {r.status}" for r in results))
+    print("tasks: " + "; ".join(f"{r.label}: {r.status}" for r in results))
     unread = "; ".join(f"{r.label}: {r.unreadable_steps} of {r.steps}" for r in results)
     print(f"steps with no readable action: {unread}")
     for result in methods:

@@ -26,9 +26,9 @@ grounding added one at a time, each compared with the rung below.
 from __future__ import annotations
 
 import argparse
-import copy
 import time
-from pathlib import Path
+
+from cli.demo_steps import PhaseClock, process, record, run_replay, start_sites
 
 QUICK_TUTORIALS = ("forum_browse_sort",)
 # The reference first: the comparison reads helped/hurt as what selection changes against the whole video.
@@ -65,24 +65,6 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     demo.set_defaults(handler=_demo)
 
 
-class _Clock:
-    """Times each phase and says when it is done."""
-
-    def __init__(self) -> None:
-        self.phases: list[tuple[str, float]] = []
-        self.started = time.perf_counter()
-
-    def done(self, name: str, since: float, note: str = "") -> None:
-        seconds = time.perf_counter() - since
-        self.phases.append((name, seconds))
-        print(f"[{name}: {seconds:.1f} s{', ' + note if note else ''}]\n", flush=True)
-
-    def lines(self) -> list[str]:
-        width = max([len(name) for name, _ in self.phases] + [5])
-        rows = [f"  {name:<{width}} {seconds:7.1f} s" for name, seconds in self.phases]
-        return rows + [f"  {'total':<{width}} {time.perf_counter() - self.started:7.1f} s"]
-
-
 def _demo(args: argparse.Namespace) -> int:
     from foundation.errors import UserError
     from settings import load_settings_from_args
@@ -95,13 +77,13 @@ def _demo(args: argparse.Namespace) -> int:
     if "ocr" not in LABELERS:
         raise UserError("the OCR labeler is not registered in processing/plugins.py: update the checkout")
     settings = load_settings_from_args(args)
-    clock = _Clock()
+    clock = PhaseClock()
     print("Model-free baseline on the bundled sandbox: OCR labeler + derived objectives + replay policy.")
     print("No model is called; these numbers are baselines, not the VLM method.\n", flush=True)
 
-    _start_sites(settings, clock)
-    names = _record(settings, clock, list(QUICK_TUTORIALS) if args.quick else None, args.workers)
-    _process(settings, names, args.workers, clock)
+    start_sites(settings, clock)
+    names = record(settings, clock, list(QUICK_TUTORIALS) if args.quick else None, args.workers)
+    process(settings, names, args.workers, clock)
     if args.ladder:
         from cli.ladder import run_ladder
 
@@ -119,7 +101,7 @@ def _demo(args: argparse.Namespace) -> int:
     else:
         print(f"(the labeler on other apps' recordings: `videodemo demo --labelers`, {LABELERS_COST})\n", flush=True)
 
-    results = [_run(settings, names, label, selection, folder, args, clock) for label, selection, folder in RUNS]
+    results = [run_replay(settings, names, label, selection, folder, args, clock) for label, selection, folder in RUNS]
     _final_report(accuracies, results, clock)
     return 0
 
@@ -127,7 +109,7 @@ def _demo(args: argparse.Namespace) -> int:
 LABELERS_COST = "28 videos recorded in real time the first time, about 20 minutes"
 
 
-def _other_styles(settings, quick: bool, clock: _Clock) -> list:
+def _other_styles(settings, quick: bool, clock: PhaseClock) -> list:
     """The labeler on the held-out and untouched styles together (tuned on), then the sealed style (never tuned on)."""
     from cli.demo_scores import accuracy_lines, recordings_accuracy
 
@@ -142,107 +124,7 @@ def _other_styles(settings, quick: bool, clock: _Clock) -> list:
     return accuracies
 
 
-def _start_sites(settings, clock: _Clock) -> None:
-    from tasks.cli import print_sites
-    from tasks.sandbox import server
-
-    since = time.perf_counter()
-    others = server.sites_of_others(settings)  # up before the demo, from another cache: their database, not ours
-    server.start_background(settings)
-    down = [row.name for row in server.status(settings) if not row.up]
-    if down:
-        from foundation.errors import UserError
-
-        raise UserError(f"sandbox sites not answering: {', '.join(down)}; see `videodemo sandbox status`")
-    print_sites(settings)
-    for line in others:
-        print(f"note: {line}; the demo plays on it (a task that needs a fresh site resets it to that site's seed)")
-    clock.done("sandbox sites", since, "left running; `videodemo sandbox stop` stops them")
-
-
-def _record(settings, clock: _Clock, only: list[str] | None, workers: int) -> list[str]:
-    from tasks import recording_store
-    from tasks.sandbox.tutorials.recorder import RecordingResult, record_tutorials
-
-    since = time.perf_counter()
-    print("recording the tutorials that are missing or outdated ...", flush=True)
-
-    def report(result: RecordingResult) -> None:
-        if result.recorded:
-            print(f"  {result.name:<26} {result.duration_s:5.1f} s of video, recorded in {result.elapsed_s:4.1f} s")
-        elif result.from_store:
-            print(f"  {result.name:<26} copied from the recordings store ({recording_store.store_root()})")
-
-    results = record_tutorials(settings, only=only, report=report, workers=workers)
-    made = sum(result.recorded for result in results)
-    copied = sum(result.from_store for result in results)
-    stored = f", {copied} copied from the recordings store" if copied else ""
-    clock.done("tutorial recording", since, f"{made} recorded{stored}, {len(results) - made - copied} up to date")
-    return sorted(result.name for result in results)
-
-
-def _process(settings, names: list[str], workers: int, clock: _Clock) -> None:
-    """process-videos --source sandbox --labeler ocr --objectives derived, without the filtering stages
-    (with `oracle.labels` on: the ground-truth logs instead of the labeler, into folders of their own)."""
-    from processing import sources
-    from processing.oracle_labels import default_index_dir
-    from processing.pipeline import indexing_pipeline
-
-    since = time.perf_counter()
-    processing_settings = copy.deepcopy(settings)
-    p = processing_settings.processing
-    p.labeler, p.objectives, p.trajectory_filtering, p.action_filtering = "ocr", "derived", False, False
-    index_dir = default_index_dir(settings)
-    labels = "the ground-truth logs (oracle.labels)" if settings.oracle.labels else "ocr"
-    print(f"processing {len(names)} tutorial(s) into {index_dir} (labeler {labels}, objectives derived) ...",
-          flush=True)  # fmt: skip
-    with indexing_pipeline(processing_settings, index_dir) as pipeline:
-        found = sources.from_sandbox(processing_settings)
-        videos = [video for video in found.videos if video.video_id in names]
-        outcomes = pipeline.run(videos, workers)
-        summary = pipeline.summary(outcomes, found.problems, time.perf_counter() - since)
-    print(summary.format())
-    failed = [outcome.video_id for outcome in outcomes if not outcome.ok]
-    name = "processing, oracle labels" if settings.oracle.labels else "processing"
-    clock.done(name, since, f"failed: {', '.join(failed)}" if failed else "")
-
-
-def _run(settings, names: list[str], label: str, selection: bool, folder: str, args, clock: _Clock):
-    from cli.demo_scores import RunResult
-    from running.runner import RunSpec, run
-    from tasks.loading import SANDBOX_CONFIGS_DIR
-
-    since = time.perf_counter()
-    run_settings = copy.deepcopy(settings)
-    run_settings.agent.trajectory_selection = selection
-    print(f"running the replay policy with {label} on the skill-retention tasks ...", flush=True)
-    spec = RunSpec(
-        tasks_path=SANDBOX_CONFIGS_DIR,
-        policy="replay",
-        policy_args=argparse.Namespace(),
-        out_dir=Path(settings.paths.runs_dir) / (folder + ("-quick" if args.quick else "")),
-        kind="skill",
-        ids=_task_ids(settings, names) if args.quick else None,
-        workers=args.workers,
-        fresh=args.fresh,
-    )
-    run_dir = run(spec, run_settings)
-    from reports.report import write_run_outputs
-
-    seconds = time.perf_counter() - since
-    clock.done(f"run: {label}", since)
-    return RunResult(label, run_dir, write_run_outputs(run_dir, run_settings.report), seconds)
-
-
-def _task_ids(settings, names: list[str]) -> str:
-    """The skill-retention tasks whose tutorial is among `names`, as an --ids list."""
-    from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
-
-    tasks = load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks
-    return ",".join(task.key for task in tasks if task.kind == "skill" and set(task.videos) & set(names))
-
-
-def _final_report(accuracies, results, clock: _Clock) -> None:
+def _final_report(accuracies, results, clock: PhaseClock) -> None:
     """The figures, the phase times, then the paired comparison of the two runs (what the demo ends with)."""
     from cli.demo_scores import accuracy_lines, success_table
     from reports.command import report

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.demo_scores import RunResult
+from cli.demo_steps import process, run_replay
 
 
 @dataclass(frozen=True)
@@ -49,17 +50,15 @@ RUNGS = (
 def run_ladder(settings, names: list[str], args, clock) -> int:
     """Process with oracle labels, run the four rungs, print the table (the demo has done sites, recording and
     the OCR processing)."""
-    from cli.demo import _process, _run
-
     oracle_labels = copy.deepcopy(settings)
     oracle_labels.oracle.labels = True
-    _process(oracle_labels, names, args.workers, clock)
+    process(oracle_labels, names, args.workers, clock)
     results = []
     for rung in RUNGS:
         rung_settings = copy.deepcopy(settings)
         for name in rung.oracles:
             setattr(rung_settings.oracle, name, True)
-        results.append(_run(rung_settings, names, rung.label, True, rung.folder, args, clock))
+        results.append(run_replay(rung_settings, names, rung.label, True, rung.folder, args, clock))
     beyond = beyond_the_top(oracle_labels, results[-1].run_dir)
     print("\n".join(ladder_lines(results, settings.report, clock, beyond)))
     return 0

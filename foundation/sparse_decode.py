@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from foundation.video_io import FIX, SampledFrame, VideoError, VideoInfo
+from foundation.video_records import FIX, SampledFrame, VideoError, VideoInfo
 
 log = logging.getLogger(__name__)
 

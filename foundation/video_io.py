@@ -28,57 +28,23 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from foundation.errors import UserError
+from foundation.sparse_decode import iter_sparse_frames
+from foundation.video_records import FIX, SampledFrame, VideoError, VideoInfo  # also imported from here by callers
 
 log = logging.getLogger(__name__)
 
 VIDEO_SUFFIXES = frozenset({".mp4", ".mov", ".webm", ".mkv", ".avi", ".m4v"})  # what counts as a video file
 
-FIX = "download it again or remove it from the folder"
 PROBE_TIMEOUT_S = 60
 DECODE_MODES = ("all", "noref", "bidir", "nokey")  # "all" decodes every frame; the rest are ffmpeg -skip_frame values
 SHOWINFO_LINE = re.compile(r"\bn:\s*\d+\s+pts:\s*-?\d+\s+pts_time:(\S+)")
 PIPE_BYTES = 1 << 20  # Linux lets an unprivileged pipe grow to 1 MiB; fewer stalls between ffmpeg and us
-
-
-class VideoError(UserError):
-    """A video that cannot be used; the message names the file and what is wrong with it."""
-
-
-@dataclass(frozen=True)
-class VideoInfo:
-    path: Path
-    duration_s: float
-    fps: float
-    width: int  # as displayed, after any rotation the file asks for
-    height: int
-    frame_count: int  # from the container when it says, else duration x fps
-    codec: str
-    rotation: int = 0  # degrees the file asks the player to turn it (display matrix); 0 for screen recordings
-
-
-@dataclass(frozen=True)
-class SampledFrame:
-    """One frame at the sampling rate, as planar YUV 4:2:0 straight from the decoder."""
-
-    index: int  # position among the sampled frames
-    time_s: float  # index / sampling rate: the moment of the video this frame shows
-    yuv: np.ndarray  # (height * 3 / 2, width) uint8: Y plane, then U and V
-
-    @property
-    def luma(self) -> np.ndarray:
-        """The grey image (BT.601/709 luma), a view without copying."""
-        return self.yuv[: self.yuv.shape[0] * 2 // 3]
-
-    def bgr(self) -> np.ndarray:
-        return cv2.cvtColor(self.yuv, cv2.COLOR_YUV2BGR_I420)
 
 
 def _tool(name: str) -> str:
@@ -207,8 +173,6 @@ def iter_frames(
     path = Path(path)
     info = info or probe(path)
     if decode != "all" and info.rotation % 360 == 0:
-        from foundation.sparse_decode import iter_sparse_frames
-
         yield from iter_sparse_frames(path, fps, info, threads, decode, reuse_buffers)
         return
     # 4:2:0 needs even sides; cropping a stray pixel costs nothing, scaling would.

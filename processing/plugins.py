@@ -36,6 +36,8 @@ OBJECTIVE_MAKERS: dict[str, str] = {
     "vlm": "processing.stages.trajectories:VlmObjectives",
     "derived": "processing.objectives.derived:DerivedObjectives",  # model-free baseline
 }
+# With oracle.labels the tutorials' ground-truth logs stand in for whichever labeler is chosen.
+ORACLE_LABELER = "processing.oracle_labels:OracleLabeler"
 
 
 @dataclass
@@ -101,10 +103,8 @@ def register_objective_maker(name: str, target: str) -> None:
 
 
 def create_labeler(settings: Settings) -> Labeler:
-    if settings.oracle.labels:  # the tutorials' ground-truth logs instead of any labeler (processing/oracle_labels.py)
-        from processing.oracle_labels import OracleLabeler
-
-        return OracleLabeler(settings)
+    if settings.oracle.labels:  # the tutorials' ground-truth logs instead of any labeler
+        return _build(ORACLE_LABELER, settings)
     return _create(LABELERS, settings.processing.labeler, "labeler", settings)
 
 
@@ -116,5 +116,10 @@ def _create(registry: dict[str, str], name: str, what: str, settings: Settings) 
     if name not in registry:
         known = ", ".join(sorted(registry))
         raise UserError(f"unknown {what} {name!r}: registered ones are {known} (--{what} or processing.{what})")
-    module_name, _, class_name = registry[name].partition(":")
+    return _build(registry[name], settings)
+
+
+def _build(target: str, settings: Settings) -> Any:
+    """Class(settings) for a "module:Class" target; imported by name, as plugins import this module."""
+    module_name, _, class_name = target.partition(":")
     return getattr(importlib.import_module(module_name), class_name)(settings)

@@ -16,40 +16,19 @@ a base agent (`agent.method.policy.VideoPolicy`, the VideoWA baselines) use only
     base.close()
 
 `--policy base` is the base agent alone (no videos); `--policy agentoccam` and
-`--policy react` name one directly.
+`--policy react` name one directly. The protocols themselves live in agent/base/interface.py, below the agents.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
-from typing import Any, Protocol
 
+from agent.base.interface import BaseAgent, without_videos
 from foundation.errors import UserError
-from browser_env.observation import Observation
-from running.policy import PolicyStep
 from model_access.client import ModelClient
 from settings import Settings
 
 BASE_AGENTS = ("agentoccam", "react")
-
-
-class PromptMaterial(Protocol):
-    def prompt_parts(self, visual: bool, image_max_side: int) -> list[dict[str, Any]]: ...
-
-
-class BaseAgent(Protocol):
-    name: str
-    env: Any
-
-    def attach_environment(self, env: Any) -> None: ...
-    # Optional: `episode_options(defaults: EpisodeOptions) -> EpisodeOptions` (running/policy.py).
-    def reset(self, task: Any) -> None: ...
-    def step(self, observation: Observation, material: PromptMaterial | None) -> PolicyStep: ...
-    def history_text(self) -> str: ...
-    def page_text(self, observation: Observation) -> str: ...
-    def ask_intermediate(self, question: str, shown: list[Any]) -> str | None: ...
-    def close(self) -> None: ...
 
 
 def make_base_agent(settings: Settings, client: ModelClient | None = None) -> BaseAgent:
@@ -63,18 +42,6 @@ def make_base_agent(settings: Settings, client: ModelClient | None = None) -> Ba
 
         return BasePolicy(settings, client)
     raise UserError(f"agent.base_agent is {name!r}; set it to one of: {', '.join(BASE_AGENTS)}")
-
-
-def without_videos(settings: Settings) -> Settings:
-    """The settings of a policy that shows no video: `agent.no_video_max_tokens`, when above 0, is the policy
-    role's max_tokens (VideoWA's no-video baseline decodes 384 tokens where its video runs pass 4096)."""
-    limit = settings.agent.no_video_max_tokens
-    if limit < 0:
-        raise UserError(f"agent.no_video_max_tokens is {limit}; use 0 (models.policy.max_tokens) or a limit above 0")
-    if limit == 0:
-        return settings
-    models = settings.models
-    return replace(settings, models=replace(models, policy=replace(models.policy, max_tokens=limit)))
 
 
 def build_base_policy(settings: Settings, args: argparse.Namespace) -> BaseAgent:

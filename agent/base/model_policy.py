@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.base.agent import PromptMaterial
+from agent.base.interface import PromptMaterial
 from browser_env.observation import Observation
 from running.policy import PolicyStep
 from model_access.client import ModelClient

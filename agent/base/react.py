@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agent.base.agent import PromptMaterial, without_videos
+from agent.base.interface import PromptMaterial, without_videos
 from agent.base.history import History
 from agent.base.model_policy import POLICY_ROLE, ModelPolicy
 from agent.base.replies import answer_of, read_reply

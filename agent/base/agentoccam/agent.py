@@ -43,7 +43,7 @@ from agent.base.agentoccam.plan import PlanError, PlanTree
 from agent.base.agentoccam.refine import RefinedPage, refine_tree, unrefined_page
 from agent.base.agentoccam.reply_grammar import headings, policy_grammar
 from agent.base.agentoccam.templates import block, render
-from agent.base.agent import PromptMaterial, without_videos
+from agent.base.interface import PromptMaterial, without_videos
 from agent.base.model_policy import POLICY_ROLE, ModelPolicy
 from agent.base.templates import block as agent_block
 from browser_env.actions import ActionParseError, parse_actions

@@ -34,12 +34,10 @@ def authenticate(email: str, password: str) -> sqlite3.Row | None:
 
 
 def sign_in(customer: sqlite3.Row) -> None:
-    from tasks.sandbox.sites.shop.cart import merge_guest_cart
-
+    """The session's customer from now on; the caller moves a guest's cart over (cart.merge_guest_cart)."""
     session["customer_id"] = customer["id"]
     session.permanent = True
     g.pop("customer", None)
-    merge_guest_cart(customer["id"])
 
 
 def sign_out() -> None:

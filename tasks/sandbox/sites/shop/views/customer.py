@@ -19,6 +19,7 @@ from tasks.sandbox.sites.shop.accounts import (
     sign_out,
 )
 from tasks.sandbox.sites.shop.addresses import ADDRESS_FORM, COUNTRIES, address_values, read_address
+from tasks.sandbox.sites.shop.cart import merge_guest_cart
 from tasks.sandbox.sites.shop.db import db, now_utc
 from tasks.sandbox.sites.shop.orders import customer_orders
 from tasks.sandbox.sites.shop.passwords import hash_password, verify_password
@@ -28,6 +29,12 @@ bp = Blueprint("customer", __name__)
 ACCOUNT_PATH = "/customer/account/"
 ADDRESS_BOOK_PATH = "/customer/address/"
 EMAIL_PATTERN = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+def _sign_in(customer) -> None:
+    """Signed in, and the lines a guest put in the cart moved into the customer's cart (as Magento does)."""
+    sign_in(customer)
+    merge_guest_cart(customer["id"])
 MIN_PASSWORD_LENGTH = 8
 
 
@@ -51,7 +58,7 @@ def login_post():
         flash(LOGIN_FAILED, "error")
         session["login_email"] = email
         return redirect(LOGIN_PATH)
-    sign_in(customer)
+    _sign_in(customer)
     return redirect(safe_local_path(session.pop("after_login", None), ACCOUNT_PATH))
 
 
@@ -98,7 +105,7 @@ def create_account_post():
             "INSERT INTO customer (email, firstname, lastname, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
             (values["email"], values["firstname"], values["lastname"], hash_password(password), now_utc()),
         ).lastrowid
-    sign_in(conn.execute("SELECT * FROM customer WHERE id = ?", (customer_id,)).fetchone())
+    _sign_in(conn.execute("SELECT * FROM customer WHERE id = ?", (customer_id,)).fetchone())
     flash("Thank you for registering with One Stop Market.", "success")
     return redirect(ACCOUNT_PATH)
 
