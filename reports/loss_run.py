@@ -102,10 +102,11 @@ def _run_index(manifest: dict[str, Any]) -> str | None:
     return str(Path(cache) / "index") if cache else None
 
 
-def account_run(run_dir: Path, settings: Any = None) -> AccountSources:
+def account_run(run_dir: Path, settings: Any = None, records: list[TaskRecord] | None = None) -> AccountSources:
     """Write `lost_at` into every failed task's record (and take it off the others); returns where it read from.
-    The task pages show it once `write_run_outputs` writes them."""
-    records = iter_records(run_dir)
+    `records` (the run's, read once by the caller) are updated in place. The task pages show the account once
+    `write_run_outputs` writes them."""
+    records = iter_records(run_dir) if records is None else records
     sources = account_sources(run_dir, settings, read_index=any(r.status == "failed" for r in records))
     for record in records:
         folder = Path(run_dir) / TASKS_DIR / str(record.folder)

@@ -238,8 +238,8 @@ def write_run_outputs(run_dir: Path, settings: Any = None) -> dict[str, Any]:
     page of a run (drawn again, so each task in the index has one in the current layout), from its records; returns
     the summary. `settings` is the ReportSettings (defaults when None)."""
     run_dir = Path(run_dir)
-    sources = account_run(run_dir, settings)
     records = iter_records(run_dir)
+    sources = account_run(run_dir, settings, records)
     for record in records:
         write_task_page(run_dir / TASKS_DIR / str(record.folder), record)
     summary = summarize(counted_records(records, "recorded"))  # as each record's rule set counts it
