@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Callable, TypeVar
 
+from foundation.cdp import send_json
+
 T = TypeVar("T")
 
 
@@ -57,4 +59,4 @@ class ElementIds:
 
 def document_of(cdp) -> str:
     """The loader id of the document the tab's main frame shows."""
-    return str(cdp.send("Page.getFrameTree")["frameTree"]["frame"]["loaderId"])
+    return str(send_json(cdp, "Page.getFrameTree")["frameTree"]["frame"]["loaderId"])

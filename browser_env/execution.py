@@ -24,6 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from browser_env.actions import Action, ActionKind
 from browser_env.ax_tree import TreeNode
+from foundation.cdp import send_json
 from foundation.page_settle import SettleLimits
 from browser_env.tabs import Tabs
 
@@ -215,8 +216,8 @@ def _describe(node: TreeNode) -> str:
 def _centre(page, cdp, node: TreeNode) -> tuple[float, float]:
     """Scroll the element into view and return the centre of its visible box, in viewport pixels."""
     try:
-        cdp.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": node.backend_id})
-        quads = cdp.send("DOM.getContentQuads", {"backendNodeId": node.backend_id})["quads"]
+        send_json(cdp, "DOM.scrollIntoViewIfNeeded", {"backendNodeId": node.backend_id})
+        quads = send_json(cdp, "DOM.getContentQuads", {"backendNodeId": node.backend_id})["quads"]
     except PlaywrightError:
         raise ActionError(f"element {_describe(node)} is no longer on the page; look at the new observation") from None
     boxes = [_box(quad) for quad in quads]
@@ -241,8 +242,9 @@ def _box(quad: list[float]) -> tuple[float, float, float, float]:
 def _call_on_element(cdp, node: TreeNode, function: str, *args) -> object:
     """Run a JavaScript function with the element as `this`; returns its JSON value."""
     try:
-        remote = cdp.send("DOM.resolveNode", {"backendNodeId": node.backend_id, "objectGroup": _OBJECT_GROUP})
-        result = cdp.send(
+        remote = send_json(cdp, "DOM.resolveNode", {"backendNodeId": node.backend_id, "objectGroup": _OBJECT_GROUP})
+        result = send_json(
+            cdp,
             "Runtime.callFunctionOn",
             {
                 "objectId": remote["object"]["objectId"],
@@ -255,7 +257,7 @@ def _call_on_element(cdp, node: TreeNode, function: str, *args) -> object:
         raise ActionError(f"element {_describe(node)} is no longer on the page; look at the new observation") from None
     finally:
         try:
-            cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
+            send_json(cdp, "Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
         except PlaywrightError:
             pass
     return result.get("result", {}).get("value")

@@ -199,7 +199,8 @@ class SomPage:
 def capture_som(cdp, viewport_width: int, viewport_height: int) -> SomPage:
     """Run the page script through `cdp` (the tab's CDP session) and apply the reference's rules."""
     try:
-        found = cdp.send(
+        found = send_json(
+            cdp,
             "Runtime.evaluate", {"expression": _SCRIPT, "objectGroup": _OBJECT_GROUP, "returnByValue": False}
         )
         if "exceptionDetails" in found:  # e.g. a browser too old for `:has()` in its selectors
@@ -218,7 +219,7 @@ def capture_som(cdp, viewport_width: int, viewport_height: int) -> SomPage:
         return _apply_rules(cdp, array_id, data, viewport_width, viewport_height)
     finally:
         try:
-            cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
+            send_json(cdp, "Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
         except PlaywrightError:
             pass  # the page is gone with its objects
 
@@ -285,6 +286,6 @@ def _backend_ids(cdp, array_id: str, wanted: set[int]) -> dict[int, int]:
     for prop in properties:
         name, value = prop.get("name", ""), prop.get("value") or {}
         if name.isdigit() and int(name) in wanted and "objectId" in value:
-            described = cdp.send("DOM.describeNode", {"objectId": value["objectId"]})
+            described = send_json(cdp, "DOM.describeNode", {"objectId": value["objectId"]})
             ids[int(name)] = described["node"]["backendNodeId"]
     return ids

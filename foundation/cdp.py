@@ -1,15 +1,15 @@
-"""Chrome DevTools Protocol calls that return large replies (the accessibility tree, the DOM snapshot), and
-screenshots that cannot hang.
+"""Chrome DevTools Protocol calls with a time limit and without Playwright's walk over their replies, and
+screenshots that are asked for again when Chromium leaves a request unanswered.
 
 Playwright's sync `CDPSession.send` walks every value of a reply to swap its internal objects for API ones;
 a protocol reply is plain JSON with none, and on a page of ~1,000 nodes that walk costs about as much as
 Chromium's own work (0.05 s of 0.10 s per tree on 2 cores, measured). `send_json` skips it: same call, same
-reply. Small replies keep going through `cdp.send`.
+reply. The browser environment sends every CDP call through it, small replies too, for the time limit below.
 
 Playwright waits for a CDP reply with no time limit, and `Page.captureScreenshot` taken while a navigation
 commits can go unanswered for good: a tutorial recording hung that way in the middle of a test run (2026-11-28,
 after a sort select reloaded the page). `capture_screenshot` asks again when a reply does not come in time;
-`send_json` gives up after LARGE_REPLY_WAIT_S with a TimeoutError, which a run records as the task's error.
+`send_json` gives up after REPLY_WAIT_S with a TimeoutError, which a run records as the task's error.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from typing import Any
 # A screenshot takes well under a second, a few on a loaded 2-core machine; a reply later than this is lost.
 SCREENSHOT_WAIT_S = 20.0
 SCREENSHOT_TRIES = 3
-# The accessibility tree or DOM snapshot of a large page takes a second or two; one not back after this never comes.
-LARGE_REPLY_WAIT_S = 120.0
+# The longest reply, the accessibility tree or DOM snapshot of a large page, takes a second or two; a reply not back
+# after this never comes.
+REPLY_WAIT_S = 120.0
 
 
 class ScreenshotTimeout(RuntimeError):
@@ -32,7 +33,7 @@ class ScreenshotTimeout(RuntimeError):
 
 
 def send_json(cdp: Any, method: str, params: dict[str, Any] | None = None,
-              timeout_s: float = LARGE_REPLY_WAIT_S) -> dict[str, Any]:  # fmt: skip
+              timeout_s: float = REPLY_WAIT_S) -> dict[str, Any]:  # fmt: skip
     """`cdp.send(method, params)` without the conversion of its reply (see the module's docstring); TimeoutError
     naming the call when Chromium does not answer within `timeout_s`."""
     return _send(cdp, method, params, timeout_s=timeout_s)
