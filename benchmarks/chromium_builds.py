@@ -81,7 +81,8 @@ def main() -> int:
         settings, shop, forum = sandbox.settings, sandbox.shop, sandbox.forum
         figures = {}
         for label, executable in BUILDS.items():
-            figures[label] = timed_run(executable, args.ids, sandbox.env, sandbox.cache / "runs" / Path(executable).name)
+            out = sandbox.cache / "runs" / Path(executable).name
+            figures[label] = timed_run(executable, args.ids, sandbox.env, out)
         base_cpu, base_wall = figures["full Chromium, headless"]
         print(f"`videodemo run --policy stop --ids {args.ids} --workers 1`, machine busy CPU and wall:")
         print("| build | CPU s | wall s | CPU vs full | wall vs full |\n| --- | ---: | ---: | ---: | ---: |")

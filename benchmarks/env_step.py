@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from browser_env.environment import BrowserEnv  # noqa: E402
 from benchmarks.private_sandbox import private_sandbox  # noqa: E402
+from browser_env.environment import BrowserEnv  # noqa: E402
 from browser_env.observation import Observation, ObservationOptions  # noqa: E402
 from settings import load_settings  # noqa: E402
 

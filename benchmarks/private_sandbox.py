@@ -40,7 +40,8 @@ class PrivateSandbox:
 def private_sandbox(prefix: str, sites: tuple[str, ...] = ("shop", "forum"), settings: Settings | None = None,
                     ) -> Iterator[PrivateSandbox]:  # fmt: skip
     """Start `sites` on free ports with a cache under a new temporary folder named `prefix`; on exit stop them and
-    remove the folder. The sites' variables (SHOPPING, REDDIT) are set in this process too, for in-process environments."""
+    remove the folder. The sites' variables (SHOPPING, REDDIT) are set in this process too, for in-process
+    environments."""
     settings = settings or load_settings()
     cache = Path(tempfile.mkdtemp(prefix=prefix))
     settings.paths.cache_dir = cache

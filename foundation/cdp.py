@@ -36,25 +36,13 @@ def send_json(cdp: Any, method: str, params: dict[str, Any] | None = None,
               timeout_s: float = REPLY_WAIT_S) -> dict[str, Any]:  # fmt: skip
     """`cdp.send(method, params)` without the conversion of its reply (see the module's docstring); TimeoutError
     naming the call when Chromium does not answer within `timeout_s`."""
-    return _send(cdp, method, params, timeout_s=timeout_s)
-
-
-def send_within(cdp: Any, method: str, params: dict[str, Any] | None, timeout_s: float) -> dict[str, Any]:
-    """`cdp.send(method, params)`, raising TimeoutError when no reply comes within `timeout_s`."""
-    return _send(cdp, method, params, timeout_s=timeout_s)
-
-
-def _send(cdp: Any, method: str, params: dict[str, Any] | None, timeout_s: float | None) -> dict[str, Any]:
     impl = getattr(cdp, "_impl_obj", None)
     if impl is None or not hasattr(cdp, "_sync"):  # a test double, or a Playwright without this internal API
         return cdp.send(method, params or {})
-    call = _impl_send(impl, method, params)
-    if timeout_s is None:
-        return cdp._sync(call)
     try:
-        return cdp._sync(asyncio.wait_for(call, timeout_s))
+        return cdp._sync(asyncio.wait_for(_impl_send(impl, method, params), timeout_s))
     except TimeoutError as error:
-        raise TimeoutError(f"Chromium did not answer {method} within {timeout_s:.0f} s") from error
+        raise TimeoutError(f"Chromium did not answer {method} within {timeout_s:g} s") from error
 
 
 @functools.cache
@@ -77,7 +65,7 @@ def capture_screenshot(cdp: Any, params: dict[str, Any], on_retry: Any = None) -
         if attempt and on_retry is not None:
             on_retry()
         try:
-            return base64.b64decode(send_within(cdp, "Page.captureScreenshot", params, SCREENSHOT_WAIT_S)["data"])
+            return base64.b64decode(send_json(cdp, "Page.captureScreenshot", params, SCREENSHOT_WAIT_S)["data"])
         except TimeoutError:
             continue
     raise ScreenshotTimeout(

@@ -19,7 +19,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-
 from foundation.errors import UserError
 from model_access.replies import ReplyParseError, extract_json
 

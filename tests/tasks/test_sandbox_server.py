@@ -148,7 +148,8 @@ def test_sites_started_from_another_cache_are_named_with_how_to_stop_them(tmp_pa
         assert server.port_in_use("127.0.0.1", ports["shop"])  # still up: first's
         # `videodemo demo` plays on whatever answers on its ports: it says whose the site is.
         overrides = [arg for arg in ports_args(ports) if arg != "--set"]
-        demo_start = ("import sys; from cli.demo_steps import PhaseClock, start_sites; from settings import load_settings; "
+        demo_start = ("import sys; from cli.demo_steps import PhaseClock, start_sites; "
+                      "from settings import load_settings; "
                       "start_sites(load_settings(overrides=sys.argv[1:]), PhaseClock())")  # fmt: skip
         demo = run([sys.executable, "-c", demo_start, *overrides], second)
         assert demo.returncode == 0, demo.stderr

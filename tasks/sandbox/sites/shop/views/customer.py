@@ -29,13 +29,13 @@ bp = Blueprint("customer", __name__)
 ACCOUNT_PATH = "/customer/account/"
 ADDRESS_BOOK_PATH = "/customer/address/"
 EMAIL_PATTERN = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+MIN_PASSWORD_LENGTH = 8
 
 
 def _sign_in(customer) -> None:
     """Signed in, and the lines a guest put in the cart moved into the customer's cart (as Magento does)."""
     sign_in(customer)
     merge_guest_cart(customer["id"])
-MIN_PASSWORD_LENGTH = 8
 
 
 @bp.get(LOGIN_PATH)
