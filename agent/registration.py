@@ -1,13 +1,13 @@
 """The agent's policies and `videodemo run` options, registered with the harness.
 
 Named in pyproject's `videodemo.policies` entry-point group; the harness's registry
-(running/policies) imports this module, so the harness never imports the agent.
+(evaluation/running/policies) imports this module, so the harness never imports the agent.
 """
 
 from __future__ import annotations
 
 from agent.run_flags import add_agent_arguments, apply_agent_arguments
-from running.policies import register_policy, register_run_options
+from evaluation.running.policies import register_policy, register_run_options
 
 # The method: two-stage trajectory selection before every action, ablations by flag (docs/agent.md).
 register_policy("video", "agent.method.policy:build_video_policy", "the method, the default")

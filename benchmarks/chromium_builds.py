@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.env_step import BenchTask  # noqa: E402
 from benchmarks.private_sandbox import private_sandbox  # noqa: E402
-from browser_env.environment import BrowserEnv  # noqa: E402
+from evaluation.browser_env.environment import BrowserEnv  # noqa: E402
 from foundation.browser import launch_chromium  # noqa: E402
 from scripts.cpu_per_module import busy_seconds  # noqa: E402
 

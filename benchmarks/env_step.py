@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.private_sandbox import private_sandbox  # noqa: E402
-from browser_env.environment import BrowserEnv  # noqa: E402
-from browser_env.observation import Observation, ObservationOptions  # noqa: E402
+from evaluation.browser_env.environment import BrowserEnv  # noqa: E402
+from evaluation.browser_env.observation import Observation, ObservationOptions  # noqa: E402
 from settings import load_settings  # noqa: E402
 
 PRODUCT = "Tidewave Wireless Over-Ear Headphones, Active Noise Cancelling, 40H Playtime, Bluetooth 5.3"

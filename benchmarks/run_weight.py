@@ -27,7 +27,10 @@ from settings import PROJECT_ROOT  # noqa: E402
 from tasks.loading import SANDBOX_CONFIGS_DIR  # noqa: E402
 
 VIDEODEMO = str(Path(sys.executable).parent / "videodemo")
-COMMAND_MODULES = "cli.main, running.runner, running.task_runner, running.rescore, reports.command"
+COMMAND_MODULES = (
+    "cli.main, evaluation.running.runner, evaluation.running.task_runner, evaluation.running.rescore, "
+    "evaluation.reports.command"
+)
 MEASURE = "import resource, {modules}; u = resource.getrusage(resource.RUSAGE_SELF); print(u.ru_utime + u.ru_stime)"
 
 

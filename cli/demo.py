@@ -127,7 +127,7 @@ def _other_styles(settings, quick: bool, clock: PhaseClock) -> list:
 def _final_report(accuracies, results, clock: PhaseClock) -> None:
     """The figures, the phase times, then the paired comparison of the two runs (what the demo ends with)."""
     from cli.demo_scores import accuracy_lines, success_table
-    from reports.command import report
+    from evaluation.reports.command import report
 
     lines = [
         "",

@@ -95,7 +95,7 @@ def process(settings, names: list[str], workers: int, clock: PhaseClock) -> None
 
 def run_replay(settings, names: list[str], label: str, selection: bool, folder: str, args, clock: PhaseClock):
     from cli.demo_scores import RunResult
-    from running.runner import RunSpec, run
+    from evaluation.running.runner import RunSpec, run
     from tasks.loading import SANDBOX_CONFIGS_DIR
 
     since = time.perf_counter()
@@ -113,7 +113,7 @@ def run_replay(settings, names: list[str], label: str, selection: bool, folder: 
         fresh=args.fresh,
     )
     run_dir = run(spec, run_settings)
-    from reports.report import write_run_outputs
+    from evaluation.reports.report import write_run_outputs
 
     seconds = time.perf_counter() - since
     clock.done(f"run: {label}", since)

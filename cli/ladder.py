@@ -11,7 +11,7 @@ on the skill-retention tasks at four rungs, each adding one oracle to the rung b
     + oracle grounding   oracle.labels, oracle.selection, oracle.grounding
 
 Each rung is a normal, resumable run folder. The table gives each rung's passed/scored and
-its paired comparison with the rung below (reports/paired_stats.py, as `videodemo
+its paired comparison with the rung below (evaluation/reports/paired_stats.py, as `videodemo
 report` pairs runs: the change, helped/hurt, the exact McNemar p); the rung whose oracle
 gains the most tasks names the stage that loses the most. The definitions of the oracles
 are in docs/baselines.md ("The oracle ladder").
@@ -70,7 +70,7 @@ def beyond_the_top(settings, run_dir: Path) -> list[str]:
     from agent.oracles.coverage import cover_chain
     from agent.oracles.reference import ReferenceSolutions
     from agent.videos.task_videos import index_folder
-    from running.task_record import iter_records
+    from evaluation.running.task_record import iter_records
     from processing.index import TrajectoryIndex
     from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 
@@ -105,9 +105,9 @@ class RungResult:
 
 def compare_rungs(results: list[RunResult], report_settings: Any) -> list[RungResult]:
     """Each rung's counts and its paired comparison with the rung below (errored tasks as `report.errors` says)."""
-    from reports.comparison import compare
-    from reports.paired_stats import compare_pair
-    from reports.run_groups import group_configurations
+    from evaluation.reports.comparison import compare
+    from evaluation.reports.paired_stats import compare_pair
+    from evaluation.reports.run_groups import group_configurations
 
     folders = [result.run_dir for result in results]
     comparison = compare(group_configurations(folders, [r.label for r in RUNGS[: len(folders)]]), report_settings, {})

@@ -9,9 +9,9 @@ from pathlib import Path
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
-    from running.policies import policies, run_options
-    from reports.run_groups import ERROR_MODES
-    from scoring.scoring_rules import RULE_SETS
+    from evaluation.running.policies import policies, run_options
+    from evaluation.reports.run_groups import ERROR_MODES
+    from evaluation.scoring.scoring_rules import RULE_SETS
     from model_access.cli import add_model_arguments
     from tasks.filters import KINDS
     from tasks.placeholders import KNOWN_SITES
@@ -159,10 +159,10 @@ def _settings(args: argparse.Namespace):
 
 
 def _run(args: argparse.Namespace) -> int:
-    from running.policies import run_options
+    from evaluation.running.policies import run_options
     from foundation.errors import UserError
-    from reports.report import print_summary, write_run_outputs
-    from running.runner import RunSpec, run
+    from evaluation.reports.report import print_summary, write_run_outputs
+    from evaluation.running.runner import RunSpec, run
     from tasks.loading import SANDBOX_CONFIGS_DIR
 
     settings = _settings(args)
@@ -259,7 +259,7 @@ def _say_which_calls_are_shared(settings) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from reports.command import report
+    from evaluation.reports.command import report
 
     for folder in args.run_dirs:
         _check_run_folder(folder)
@@ -287,10 +287,10 @@ def _check_run_folder(folder: Path) -> None:
 
 def _rescore(args: argparse.Namespace) -> int:
     from foundation.folder_lock import FolderLock
-    from scoring.judge import judge_from_client
-    from reports.command import report
-    from running.rescore import copy_run, rescore_run
-    from running.run_manifest import read_identity
+    from evaluation.scoring.judge import judge_from_client
+    from evaluation.reports.command import report
+    from evaluation.running.rescore import copy_run, rescore_run
+    from evaluation.running.run_manifest import read_identity
     from model_access.client import ModelClient
 
     _check_run_folder(args.run_dir)

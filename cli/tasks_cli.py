@@ -102,7 +102,7 @@ def _check_sites_up(sites: list[str], resets: dict[str, int], settings) -> int:
     from playwright.sync_api import sync_playwright
 
     from foundation.browser import launch_chromium
-    from scoring.site_check import check_sites
+    from evaluation.scoring.site_check import check_sites
 
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright, settings.browser)

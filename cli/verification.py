@@ -33,7 +33,7 @@ def _process_then_verify(args: argparse.Namespace, processing) -> int:
                         "and start page each trajectory belongs to")  # fmt: skip
     code = processing(args)  # checked before: a missing --tasks must not cost the processing first
     from agent.verification.stage import verify_index
-    from running.runner import check_sites_answer
+    from evaluation.running.runner import check_sites_answer
     from processing.index import TrajectoryIndex
 
     settings, index_dir, video_ids = args.indexed

@@ -90,7 +90,7 @@ for _name in ("httpx", "httpx2"):
     logging.getLogger(_name).setLevel(logging.WARNING)
 
 # Settings that may be overridden per call; anything else given to `chat` is sent as a request field.
-# Set by running/ray_runner.py in Ray workers: endpoint URL -> a context manager holding one of that
+# Set by evaluation/running/ray_runner.py in Ray workers: endpoint URL -> a context manager holding one of that
 # endpoint's cluster-wide slots. None: each client's own `max_concurrency` slots.
 ENDPOINT_SLOTS: Any = None
 
@@ -99,7 +99,7 @@ _ROLE_OVERRIDES = ("temperature", "max_tokens", "reasoning_effort", "timeout_s")
 
 class CallCount:
     """Chat calls made in this process (replayed or sent) and those waiting on a server now: a run's
-    progress line reads them while a task plays (running/progress.py)."""
+    progress line reads them while a task plays (evaluation/running/progress.py)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -173,7 +173,7 @@ class ModelClient:
         # Each endpoint's kind (vLLM, llama.cpp...), asked once, for the structured-output fields it reads.
         self.server_kinds = ServerKinds(models.check_timeout_s)
         # Called with (messages sent, result) after each chat call answered, replayed or live; the runner keeps
-        # each step's calls for the task page with it (running/step_calls.py). A failed call calls none.
+        # each step's calls for the task page with it (evaluation/running/step_calls.py). A failed call calls none.
         self.listeners: list[Callable[[list[Message], ChatResult], None]] = []
 
     # -- public API -------------------------------------------------------------------------

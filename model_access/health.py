@@ -19,15 +19,24 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 from model_access.openai_sdk import openai
 
 from model_access.retry import ModelCallError, error_summary
 
 if TYPE_CHECKING:
-    from model_access.client import ModelClient
     from settings.schema import ModelRoleSettings
+
+
+class EndpointClient(Protocol):
+    """What the endpoint check reads of a model client (client.ModelClient fits by shape; it imports this module)."""
+
+    settings: Any
+
+    def role_settings(self, role: str) -> ModelRoleSettings: ...
+
+    def http_client(self, role_settings: ModelRoleSettings) -> Any: ...
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +113,7 @@ class ConnectionWatch:
             return list(self._down)
 
 
-def check_endpoint(client: "ModelClient", role: str) -> None:
+def check_endpoint(client: EndpointClient, role: str) -> None:
     """Ask the role's server for its model list once; EndpointDown with one line when it does not answer.
 
     Any HTTP answer (even an error status from a server without a model list) shows the
@@ -140,7 +149,7 @@ def _down_before_run(role: str, role_settings: ModelRoleSettings, exc: BaseExcep
     return f"{line}; if every call of this run is cached, skip this check with --set models.check_before_run=false"
 
 
-def check_endpoints(client: "ModelClient", roles: Iterable[str]) -> None:
+def check_endpoints(client: EndpointClient, roles: Iterable[str]) -> None:
     """`check_endpoint` for each role, each server asked once."""
     asked: set[tuple[str, str]] = set()
     for role in roles:

@@ -1,6 +1,6 @@
 """Ray for the project's work units: start or join a cluster, and bound each model endpoint cluster-wide.
 
-Used by `videodemo run --ray` (running/ray_runner.py) and `process-videos --ray`
+Used by `videodemo run --ray` (evaluation/running/ray_runner.py) and `process-videos --ray`
 (processing/ray_pipeline.py); these three modules are the only ones importing ray, and only
 when `--ray` is given. Each endpoint's limit is a named async actor holding
 `models.max_concurrency` slots, so N worker processes send at most that many requests to one

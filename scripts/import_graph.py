@@ -22,7 +22,7 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.test_architecture import ALLOWED, imported_modules  # noqa: E402 - the floors' one table
+from tests.test_architecture import ALLOWED, imported_modules, package_of as table_package  # noqa: E402
 
 
 def module_name(path: Path) -> str:
@@ -31,7 +31,11 @@ def module_name(path: Path) -> str:
 
 
 def project_modules(packages: list[str]) -> dict[str, Path]:
-    return {module_name(path): path for package in packages for path in sorted((ROOT / package).rglob("*.py"))}
+    return {
+        module_name(path): path
+        for package in packages
+        for path in sorted((ROOT / package.replace(".", "/")).rglob("*.py"))
+    }
 
 
 def resolve(imported: str, modules: dict[str, Path]) -> str | None:
@@ -41,13 +45,15 @@ def resolve(imported: str, modules: dict[str, Path]) -> str | None:
     return imported or None
 
 
-def module_graph(packages: list[str]) -> nx.DiGraph:
+def module_graph(packages: list[str], type_only: bool = True) -> nx.DiGraph:
+    """Modules and their imports; `type_only` counts the imports under `if TYPE_CHECKING:` too (a circle of type
+    hints is still two modules that need each other to be read)."""
     everything = project_modules(list(ALLOWED))
     graph = nx.DiGraph()
     for name, path in project_modules(packages).items():
         graph.add_node(name)
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        for _, imported in imported_modules(tree):
+        for _, imported in imported_modules(tree, type_only=type_only):
             target = resolve(imported, everything)
             if target and target != name and not name.startswith(target + "."):  # a package's own __init__
                 graph.add_edge(name, target)
@@ -55,7 +61,8 @@ def module_graph(packages: list[str]) -> nx.DiGraph:
 
 
 def package_of(module: str) -> str:
-    return module.split(".")[0]
+    """The package of the floors' table a module is in (a room of evaluation/ by its dotted name)."""
+    return table_package(module, ALLOWED) or module.split(".")[0]
 
 
 def main() -> int:
@@ -82,9 +89,9 @@ def main() -> int:
     for package in packages:
         lines = sum(
             sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
-            for path in (ROOT / package).rglob("*.py")
+            for path in (ROOT / package.replace(".", "/")).rglob("*.py")
         )
-        print(f"  {package}: {lines} lines in {len(list((ROOT / package).rglob('*.py')))} files")
+        print(f"  {package}: {lines} lines in {len(list((ROOT / package.replace('.', '/')).rglob('*.py')))} files")
 
     if args.mermaid:
         print("\n```mermaid\ngraph TD")

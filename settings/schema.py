@@ -435,15 +435,15 @@ class AgentSettings:
     base_agent: str = "agentoccam"
     # The accessibility tree's element ids: true numbers each page's elements 1, 2, 3... in the order they are
     # first shown, the same in every browser session, so a task resumed in a new process sends the same prompts
-    # and its model calls come from the cache (browser_env/element_ids.py); false shows Chromium's node ids, which
-    # vary from one session to the next, as AgentOccam's and VideoWA's trees do (`--harness agentoccam|videowa`).
+    # and its model calls come from the cache (evaluation/browser_env/element_ids.py); false shows Chromium's node ids,
+    # which vary from one session to the next, as AgentOccam's and VideoWA's trees do (`--harness agentoccam|videowa`).
     stable_element_ids: bool = True
     # The page text the agent reads: "ax_tree" (WebArena's accessibility tree, the method's input) or
     # "som" (VWA's Set-of-Marks lines `[id] [TAG] [text]`, boxes on the screenshot; `--harness videowa`).
     observation_format: str = "ax_tree"
     # How a reply's action is read: "default" (ours: the first fenced block, or a bare reply that is one
     # whole action) or "videowa" (the reference's: the first fenced block only, searched for the action's
-    # pattern, so `click [12] to open it` passes; `--harness videowa`; browser_env/videowa_actions.py).
+    # pattern, so `click [12] to open it` passes; `--harness videowa`; evaluation/browser_env/videowa_actions.py).
     action_parser: str = "default"
     # When an episode ends early: "none" (only at max_steps: AgentOccam's runner, which the method runs on,
     # has no other rule), "consecutive" (ours: max_parse_failures unparseable replies, or the same action
@@ -549,8 +549,8 @@ class ReportSettings:
     bootstrap_seed: int = 0
     confidence: float = 0.95
     bootstrap_method: str = "percentile"  # BCa fails on the all-equal differences small task sets often give
-    # Where each failed task was lost (reports/loss_account.py, docs/evaluation.md): the reference solutions its
-    # episode is compared with ("": a `solutions` folder beside the run's task configs, as the sandbox keeps them,
+    # Where each failed task was lost (evaluation/reports/loss_account.py, docs/evaluation.md): the reference solutions
+    # its episode is compared with ("": a `solutions` folder beside the run's task configs, as the sandbox keeps them,
     # else the run's own --solutions), the index whose tutorials' logs say what is demonstrated ("": the one the run
     # read), and how far apart (s) a labeled action and a logged one may be and still be the same action.
     account_solutions: str = ""
@@ -560,7 +560,7 @@ class ReportSettings:
 
 @dataclass
 class EvaluationSettings:
-    """How finished episodes are scored (scoring/evaluate.py); docs/evaluation.md."""
+    """How finished episodes are scored (evaluation/scoring/evaluate.py); docs/evaluation.md."""
 
     # Scoring quirks of the reference runner (VideoWA, ljang0/videowebarena d79b968), on by name so a run can be
     # set beside its published table; none by default (our scores follow the evaluators' stated rules):
@@ -572,7 +572,7 @@ class EvaluationSettings:
     # Every verdict a quirk decided names it (`quirks`) with its status scored without it; `videodemo report` lists
     # those tasks. `--harness videowa` turns both on.
     reference_quirks: list[str] = field(default_factory=list)
-    # Whose matching rules score a run (scoring/scoring_rules.py; docs/evaluation.md, "Rule sets"):
+    # Whose matching rules score a run (evaluation/scoring/scoring_rules.py; docs/evaluation.md, "Rule sets"):
     # "videowa": VisualWebArena's / VideoWA's evaluators (../shared/EVALUATORS.md);
     # "agentoccam": AgentOccam's own evaluator (amazon-science/AgentOccam c078ba6, evaluation_harness/evaluators.py):
     #   plain-substring must_include, url_match always "GOLD in PRED" (lowercased, query parameters as sets, its task

@@ -14,10 +14,12 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
-# The harness's four packages, lowest first.
-HARNESS = ("browser_env", "scoring", "running", "reports")
+# The harness's four rooms under evaluation/, lowest first.
+HARNESS = ("evaluation.browser_env", "evaluation.scoring", "evaluation.running", "evaluation.reports")
+BELOW_HARNESS = {"foundation", "settings", "model_access", "tasks"}
 
-# package -> the packages it may import (every floor below it). Keep in step with docs/architecture.md.
+# package -> the packages it may import (every floor below it). A package is a top-level folder or, inside
+# evaluation/, one of its rooms (a dotted name). Keep in step with docs/architecture.md.
 ALLOWED: dict[str, set[str]] = {
     "foundation": set(),
     "settings": {"foundation"},
@@ -25,16 +27,18 @@ ALLOWED: dict[str, set[str]] = {
     "tasks": {"foundation", "settings"},
     "retrieval": {"foundation", "settings", "model_access", "tasks"},
     "processing": {"foundation", "settings", "model_access", "tasks"},
-    # What was evaluation/ until 2026-11: four floors, each standing on the ones before it.
-    "browser_env": {"foundation", "settings", "model_access", "tasks"},
-    "scoring": {"foundation", "settings", "model_access", "tasks", "browser_env"},
-    "running": {"foundation", "settings", "model_access", "tasks", "browser_env", "scoring"},
-    "reports": {"foundation", "settings", "model_access", "tasks", "browser_env", "scoring", "running"},
-    "agent": {"foundation", "settings", "model_access", "tasks", "processing", "browser_env", "scoring", "running"},
-    "cli": {"foundation", "settings", "model_access", "tasks", "retrieval", "processing", *HARNESS, "agent"},
+    # The harness: four floors inside evaluation/, each standing on the ones before it.
+    "evaluation.browser_env": BELOW_HARNESS,
+    "evaluation.scoring": {*BELOW_HARNESS, "evaluation.browser_env"},
+    "evaluation.running": {*BELOW_HARNESS, "evaluation.browser_env", "evaluation.scoring"},
+    "evaluation.reports": {*BELOW_HARNESS, "evaluation.browser_env", "evaluation.scoring", "evaluation.running"},
+    "agent": {*BELOW_HARNESS, "processing", "evaluation.browser_env", "evaluation.scoring", "evaluation.running"},
+    "cli": {*BELOW_HARNESS, "retrieval", "processing", *HARNESS, "agent"},
     # Bridges to other tools (BrowserGym, AgentLab): on the top floor beside cli, which never imports them.
-    "ecosystem": {"foundation", "settings", "model_access", "tasks", "retrieval", "processing", *HARNESS, "agent"},
+    "ecosystem": {*BELOW_HARNESS, "retrieval", "processing", *HARNESS, "agent"},
 }
+# Folders that only group packages of the table (evaluation/ holds the harness's rooms and nothing else).
+GROUPS = ("evaluation",)
 RULE = "imports go down the floors of docs/architecture.md"
 
 # room of agent/ -> the rooms it may import. The modules at agent/'s top (registration, run_flags) register
@@ -75,6 +79,12 @@ def imported_modules(tree: ast.AST, type_only: bool = False) -> list[tuple[int, 
     return found
 
 
+def package_of(module: str, packages: set[str] | dict[str, set[str]]) -> str | None:
+    """The package of the table a dotted module name belongs to (the longest name that is it or holds it)."""
+    found = [name for name in packages if module == name or module.startswith(name + ".")]
+    return max(found, key=len) if found else None
+
+
 def upward_imports(root: Path, allowed: dict[str, set[str]], inside: str = "") -> list[str]:
     """Every import from one package to another that the table does not allow, as 'file:line (package) imports
     module'. With `inside` ("agent"), the table's names are the sub-packages of that package, and a module at
@@ -82,16 +92,16 @@ def upward_imports(root: Path, allowed: dict[str, set[str]], inside: str = "") -
     prefix = f"{inside}." if inside else ""
     folder = root / inside if inside else root
     top_modules = {path.stem for path in folder.glob("*.py")} - {"__init__"} if inside else set()
+    known_names = set(allowed) | top_modules
     problems = []
     for package in sorted(allowed):
-        for path in sorted((folder / package).rglob("*.py")):
+        for path in sorted((folder / package.replace(".", "/")).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
             for line, module in imported_modules(tree, type_only=package == "foundation" and not inside):
                 if not module.startswith(prefix):
                     continue
-                target = module[len(prefix) :].split(".")[0]
-                known = target in allowed or target in top_modules
-                if known and target != package and target not in allowed[package]:
+                target = package_of(module[len(prefix) :], known_names)
+                if target is not None and target != package and target not in allowed[package]:
                     problems.append(f"{path.relative_to(root)}:{line} ({package}) imports {module}")
     return problems
 
@@ -118,7 +128,7 @@ def test_the_room_check_catches_a_room_that_imports_up(tmp_path: Path) -> None:
     (tmp_path / "agent" / "base" / "react.py").write_text(
         "from agent.base.history import History\n"  # inside its own room: allowed
         "from agent.videos.demonstration import Demonstration\n"  # up a room
-        "from running.policy import PolicyStep\n"  # another package: the floors' table judges it
+        "from evaluation.running.policy import PolicyStep\n"  # another package: the floors' table judges it
     )
     (tmp_path / "agent" / "method" / "policy.py").write_text(
         "from agent.videos.candidates import CandidateSource\nfrom agent.base.agent import make_base_agent\n"
@@ -135,9 +145,12 @@ def test_the_table_names_every_package_folder() -> None:
     folders = {
         path.parent.name
         for path in PROJECT_ROOT.glob("*/__init__.py")
-        if path.parent.name not in {"tests", "benchmarks", "scripts", "cache", "docs"}
+        if path.parent.name not in {"tests", "benchmarks", "scripts", "cache", "docs", *GROUPS}
     }
-    assert folders == set(ALLOWED), "a package folder is missing from the floors table (or the table names a gone one)"
+    rooms = {f"{group}.{path.parent.name}" for group in GROUPS for path in (PROJECT_ROOT / group).glob("*/__init__.py")}
+    loose = [path.name for group in GROUPS for path in (PROJECT_ROOT / group).glob("*.py") if path.name != "__init__.py"]
+    assert folders | rooms == set(ALLOWED), "a package folder is missing from the floors table (or it names a gone one)"
+    assert not loose, f"modules outside a room of a group folder: {loose}"
 
 
 def test_the_check_catches_an_import_that_goes_up(tmp_path: Path) -> None:
@@ -163,7 +176,7 @@ def test_the_check_catches_an_import_that_goes_up(tmp_path: Path) -> None:
 def test_architecture_doc_lists_the_same_floors() -> None:
     doc = (PROJECT_ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     for package in ALLOWED:
-        assert f"`{package}/`" in doc, f"docs/architecture.md does not describe {package}/"
+        assert f"`{package.replace('.', '/')}/`" in doc, f"docs/architecture.md does not describe {package}/"
     for room in AGENT_ROOMS:
         assert f"`agent/{room}/`" in doc, f"docs/architecture.md does not describe the room agent/{room}/"
 

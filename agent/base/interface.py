@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Protocol
 
-from browser_env.observation import Observation
+from evaluation.browser_env.observation import Observation
 from foundation.errors import UserError
-from running.policy import PolicyStep
+from evaluation.running.policy import PolicyStep
 from settings import Settings
 
 
@@ -22,7 +22,7 @@ class BaseAgent(Protocol):
     env: Any
 
     def attach_environment(self, env: Any) -> None: ...
-    # Optional: `episode_options(defaults: EpisodeOptions) -> EpisodeOptions` (running/policy.py).
+    # Optional: `episode_options(defaults: EpisodeOptions) -> EpisodeOptions` (evaluation/running/policy.py).
     def reset(self, task: Any) -> None: ...
     def step(self, observation: Observation, material: PromptMaterial | None) -> PolicyStep: ...
     def history_text(self) -> str: ...

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from agent.base.interface import PromptMaterial
-from browser_env.observation import Observation
-from running.policy import PolicyStep
+from evaluation.browser_env.observation import Observation
+from evaluation.running.policy import PolicyStep
 from model_access.client import ModelClient
 from settings import Settings
 

@@ -26,9 +26,9 @@ from agent.base.replies import answer_of, read_reply
 from agent.base.task_images import images_of, task_image_parts
 from agent.base.templates import block, render
 from agent.base.videowa_prompt import ReferenceUrls, load_reference_prompt, previous_action_text, reference_messages
-from browser_env.observation import Observation, tab_header
-from running.policy import PolicyStep
-from browser_env.videowa_actions import reply_parser
+from evaluation.browser_env.observation import Observation, tab_header
+from evaluation.running.policy import PolicyStep
+from evaluation.browser_env.videowa_actions import reply_parser
 from model_access.client import ModelClient
 from model_access.messages import Message, count_images, image_part, system_message
 from settings import Settings

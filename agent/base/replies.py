@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from browser_env.actions import Action, ActionParseError, parse_action
+from evaluation.browser_env.actions import Action, ActionParseError, parse_action
 from model_access.replies import ReplyParseError, extract_code_block, fenced_blocks, strip_thinking
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from browser_env.actions import Action, ActionKind
+from evaluation.browser_env.actions import Action, ActionKind
 from foundation.errors import UserError
 from model_access.messages import Message, image_part, text_part
 from tasks.placeholders import PlaceholderValues

@@ -32,9 +32,9 @@ from agent.videos.context import VideoFrames, load_task_videos
 from agent.videos.question import FactualQuestion
 from agent.method.whole_video import choose_whole_video
 from foundation.errors import UserError
-from browser_env.episode_options import EpisodeOptions
-from browser_env.observation import Observation
-from running.policy import PolicyStep, declared_episode_options
+from evaluation.browser_env.episode_options import EpisodeOptions
+from evaluation.browser_env.observation import Observation
+from evaluation.running.policy import PolicyStep, declared_episode_options
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
 from processing.records import Trajectory

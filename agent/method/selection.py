@@ -38,7 +38,7 @@ from agent.videos.images import keyframe_data_url
 from agent.videos.page import page_title, ranking_query
 from agent.method.selection_replies import read_choice, read_continuation, read_picks
 from agent.method.templates import block, render, reply_schema
-from browser_env.observation import Observation, tab_header
+from evaluation.browser_env.observation import Observation, tab_header
 from model_access.client import ModelClient
 from model_access.messages import Message, image_part
 from model_access.replies import ReplyParseError

@@ -19,8 +19,8 @@ from typing import Any, Callable
 
 from agent.oracles.coverage import same_address
 from agent.oracles.reference import MENU_ROLES, ReferenceStep
-from browser_env.actions import Action, ActionParseError, parse_action
-from browser_env.ax_tree import TreeNode
+from evaluation.browser_env.actions import Action, ActionParseError, parse_action
+from evaluation.browser_env.ax_tree import TreeNode
 from processing.labeling_accuracy import normalise_name
 
 FullPage = Callable[[], "list[TreeNode] | None"]

@@ -1,6 +1,6 @@
 """A task's reference solution as steps the oracles can compare with demonstrations and actions.
 
-The solutions are those `--policy scripted` plays (running/policies/solutions.py):
+The solutions are those `--policy scripted` plays (evaluation/running/policies/solutions.py):
 for the bundled sandbox, `tasks/sandbox/solutions/<source>.json`, which pass 45 of 45
 skill tasks. Element actions name their element by role and name
 (`click [link 'science']`, `type [searchbox 'Search'] [sourdough] [1]`,
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from browser_env.actions import ActionParseError, parse_action
-from running.policies.solutions import Solutions, load_solutions
-from running.policies.targets import Target, parse_target
+from evaluation.browser_env.actions import ActionParseError, parse_action
+from evaluation.running.policies.solutions import Solutions, load_solutions
+from evaluation.running.policies.targets import Target, parse_target
 from foundation.errors import UserError
 from settings import Settings
 from tasks.placeholders import PlaceholderValues, fill_placeholders

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from agent.replay.values import IntentValue, normalise, thing_values
-from browser_env.ax_tree import TreeNode
+from evaluation.browser_env.ax_tree import TreeNode
 from processing.objectives.wording import starts_with_verb
 
 _QUESTION_WORDS = ("what", "which", "who", "whom", "whose", "how", "when", "where", "is", "are", "does", "do", "did")

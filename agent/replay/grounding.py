@@ -22,7 +22,7 @@ from typing import Any, Callable
 import numpy as np
 
 from agent.replay.values import normalise
-from browser_env.ax_tree import INTERACTIVE_ROLES, TreeNode
+from evaluation.browser_env.ax_tree import INTERACTIVE_ROLES, TreeNode
 
 TEXT_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "textarea"})
 MENU_ROLES = frozenset({"combobox", "listbox", "PopUpButton", "ComboBoxMenuButton"})

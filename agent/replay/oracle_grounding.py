@@ -19,7 +19,7 @@ from agent.oracles.coverage import step_match
 from agent.oracles.progress import Page, ReferenceProgress
 from agent.oracles.reference import ReferenceStep
 from agent.replay.grounding import Grounding, PageView
-from browser_env.ax_tree import TreeNode
+from evaluation.browser_env.ax_tree import TreeNode
 from processing.records import LabeledAction
 
 

@@ -48,9 +48,9 @@ from agent.oracles.progress import ReferenceProgress
 from agent.oracles.reference import ReferenceSolutions
 from agent.oracles.switches import check_mode
 from foundation.errors import UserError
-from browser_env.ax_tree import TreeNode
-from browser_env.observation import Observation
-from running.policy import PolicyStep
+from evaluation.browser_env.ax_tree import TreeNode
+from evaluation.browser_env.observation import Observation
+from evaluation.running.policy import PolicyStep
 from model_access.embeddings import Embedder
 from processing.records import LabeledAction, Trajectory
 from settings import Settings

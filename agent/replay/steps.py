@@ -30,7 +30,7 @@ from agent.replay.values import (
     mentioned_in,
     thing_values,
 )
-from browser_env.ax_tree import TreeNode
+from evaluation.browser_env.ax_tree import TreeNode
 from processing.objectives.wording import starts_with_verb, url_path
 from processing.records import LabeledAction
 

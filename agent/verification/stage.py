@@ -92,7 +92,7 @@ class SiteResets:
         for spec in SITES.values():
             if spec.stands_for == site or server.site_url(spec, self.settings).rstrip("/") == base_url.rstrip("/"):
                 return server.reset(self.settings, [spec.name])[0]
-        from scoring.site_resets import reset_site
+        from evaluation.scoring.site_resets import reset_site
 
         try:
             return reset_site(site, self.settings)
@@ -159,7 +159,7 @@ def verify_index(
         env_settings = copy.deepcopy(settings)
         env_settings.agent.max_steps = 10_000  # the trajectory's length bounds it, not an episode budget
         env_settings.agent.early_stop = "none"
-        from browser_env.environment import BrowserEnv
+        from evaluation.browser_env.environment import BrowserEnv
 
         with BrowserEnv(env_settings) as env:
             verifier = TrajectoryVerifier(settings, env, encode)
@@ -216,7 +216,7 @@ def _attempt(
     try:
         return verifier.verify(trajectory, start, opened, prefix)
     except UserError as exc:  # the start page did not open: the trajectory cannot be tried from there
-        from running.runner import site_answers
+        from evaluation.running.runner import site_answers
 
         if not site_answers(start.url):  # the site itself is down: no verdict, or a resumed run would keep it
             raise UserError(f"{exc}; verification stopped, the trajectories not yet checked keep no verdict: start "

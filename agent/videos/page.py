@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browser_env.observation import Observation
+from evaluation.browser_env.observation import Observation
 
 
 def page_title(observation: Observation) -> str:

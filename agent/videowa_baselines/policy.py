@@ -28,9 +28,9 @@ from agent.videos.task_videos import open_index
 from agent.videos.videowa_question import load_frame_understanding_prompt, question_messages
 from agent.videowa_baselines.material import FramesMaterial, SummaryMaterial
 from agent.videowa_baselines.templates import block
-from browser_env.episode_options import EpisodeOptions
-from browser_env.observation import Observation
-from running.policy import PolicyStep, declared_episode_options
+from evaluation.browser_env.episode_options import EpisodeOptions
+from evaluation.browser_env.observation import Observation
+from evaluation.running.policy import PolicyStep, declared_episode_options
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from model_access.messages import Message

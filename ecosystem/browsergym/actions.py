@@ -1,4 +1,4 @@
-"""Our actions (browser_env/actions.py) as calls of BrowserGym's high-level action set.
+"""Our actions (evaluation/browser_env/actions.py) as calls of BrowserGym's high-level action set.
 
 | ours | BrowserGym |
 | --- | --- |
@@ -17,8 +17,8 @@ sandbox solution, the two agree.
 
 from __future__ import annotations
 
-from browser_env.actions import Action, ActionKind
-from browser_env.observation import Observation
+from evaluation.browser_env.actions import Action, ActionKind
+from evaluation.browser_env.observation import Observation
 
 # The action-set subsets a bridged policy needs (BrowserGym's HighLevelActionSet).
 ACTION_SUBSETS = ["chat", "bid", "nav", "tab"]

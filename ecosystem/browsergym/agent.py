@@ -8,9 +8,9 @@ Every step: BrowserGym's observation -> ours (observation.py) -> the policy's `a
 default the sandbox's), so the video policy draws on that task's videos from the index; for a goal of another
 benchmark it is a task with that intent and the videos named in `videos` (webarena_ids.py gives VideoWA's).
 A step the policy could not turn into an action, or a memory-only step (AgentOccam's note), is BrowserGym's `noop()`.
-What a policy needs of the page it declares in its episode options (running/policy.py: AgentOccam reads the whole
-page and sends several actions per step); `PageView` renders BrowserGym's observation with those options, and is what
-a policy that reaches for the environment gets (`attach_environment`: the scripted one looks at the whole page);
+What a policy needs of the page it declares in its episode options (evaluation/running/policy.py: AgentOccam reads the
+whole page and sends several actions per step); `PageView` renders BrowserGym's observation with those options, and is
+what a policy that reaches for the environment gets (`attach_environment`: the scripted one looks at the whole page);
 several actions become one BrowserGym multi-action step.
 Each step's AgentInfo also carries what the policy asked its models in that step, for AgentLab's XRay and result
 tables: `chat_messages` (the messages sent and the replies) and `stats` (tokens, calls, dollars; model_calls.py).
@@ -27,12 +27,12 @@ from browsergym.core.action.highlevel import HighLevelActionSet
 from browsergym.experiments.agent import Agent, AgentInfo
 from browsergym.experiments.loop import AbstractAgentArgs
 
-from browser_env.actions import ActionKind, ActionParseError, parse_actions
-from browser_env.episode_options import EpisodeOptions
-from browser_env.observation import ObservationOptions
-from running.policies import build_policy
-from running.policy import declared_episode_options
-from browser_env.videowa_actions import reply_parser
+from evaluation.browser_env.actions import ActionKind, ActionParseError, parse_actions
+from evaluation.browser_env.episode_options import EpisodeOptions
+from evaluation.browser_env.observation import ObservationOptions
+from evaluation.running.policies import build_policy
+from evaluation.running.policy import declared_episode_options
+from evaluation.browser_env.videowa_actions import reply_parser
 from tasks.loading import SANDBOX_CONFIGS_DIR, Task, load_tasks, task_from_config
 from tasks.placeholders import PlaceholderValues
 
@@ -127,7 +127,7 @@ class StepInfo(AgentInfo):
 
 
 class PageView:
-    """What a policy may ask of the page beyond its observation (the part of browser_env/environment.py's
+    """What a policy may ask of the page beyond its observation (the part of evaluation/browser_env/environment.py's
     BrowserEnv the scripted policy uses), answered from the latest BrowserGym observation."""
 
     def __init__(self, options: ObservationOptions) -> None:

@@ -25,7 +25,7 @@ from agent.method.selection import TwoStageSelector
 from agent.videos.candidates import CandidateSource
 from agent.videos.demonstration import Demonstration
 from agent.videos.task_videos import index_folder, open_index, task_videos
-from browser_env.observation import ObservationOptions
+from evaluation.browser_env.observation import ObservationOptions
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder

@@ -17,7 +17,7 @@ step_usage), under AgentLab's names: `input_tokens`, `output_tokens`, `cost` (it
 two of ours: `cache_hits` (calls replayed from our disk cache: they send nothing, add no tokens and are no API
 call) and `scripted_calls` (answers of the scripted test server, so a scripted study cannot pass for a model's).
 AgentLab's loop adds every key up per episode as `stats.cum_<key>` and `stats.max_<key>`, which its result tables
-read. Tokens, calls and dollars are counted as our cost table counts them (reports/run_costs.py, task_cost):
+read. Tokens, calls and dollars are counted as our cost table counts them (evaluation/reports/run_costs.py, task_cost):
 every role, the local embedding model left out; tokens a server did not report, and dollars of a model with no
 price in `report.prices`, are None (AgentLab's sum skips them), never 0. A policy that calls no model gives an empty
 chat and every key at 0.
@@ -28,9 +28,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from reports.run_costs import load_prices, task_cost
-from running.run_records import usage_difference
-from running.task_record import TaskRecord
+from evaluation.reports.run_costs import load_prices, task_cost
+from evaluation.running.run_records import usage_difference
+from evaluation.running.task_record import TaskRecord
 from model_access import ROLES
 from model_access.client import ChatResult, ModelClient
 from settings import Settings

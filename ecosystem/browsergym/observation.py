@@ -1,10 +1,10 @@
-"""Our observation (browser_env/observation.py) built from BrowserGym's: its accessibility tree, element boxes and
-screenshot, so our policies read a BrowserGym page as they read our own environment's.
+"""Our observation (evaluation/browser_env/observation.py) built from BrowserGym's: its accessibility tree, element
+boxes and screenshot, so our policies read a BrowserGym page as they read our own environment's.
 
 BrowserGym's tree is the CDP `Accessibility.getFullAXTree` our environment reads too, with BrowserGym's element id
-(`bid`) on every DOM-backed node; the same tree builder renders it (browser_env/ax_tree.py), each line then carries
-the bid instead of Chrome's node id, so an action on `[bid]` maps straight to BrowserGym's `click("bid")`. Text lines
-without an element keep no id. In-view filtering uses BrowserGym's boxes (`extra_element_properties`, viewport
+(`bid`) on every DOM-backed node; the same tree builder renders it (evaluation/browser_env/ax_tree.py), each line then
+carries the bid instead of Chrome's node id, so an action on `[bid]` maps straight to BrowserGym's `click("bid")`. Text
+lines without an element keep no id. In-view filtering uses BrowserGym's boxes (`extra_element_properties`, viewport
 coordinates). Ids must be digits in our action syntax; BrowserGym gives elements inside iframes ids with a letter
 prefix (`a12`), which therefore show without an id and cannot be acted on.
 """
@@ -17,8 +17,8 @@ from typing import Any
 
 from PIL import Image
 
-from browser_env.ax_tree import Rect, TreeNode, display_id, render_ax_nodes
-from browser_env.observation import Observation, ObservationOptions, TabInfo, tab_header, truncate_to_budget
+from evaluation.browser_env.ax_tree import Rect, TreeNode, display_id, render_ax_nodes
+from evaluation.browser_env.observation import Observation, ObservationOptions, TabInfo, tab_header, truncate_to_budget
 
 _SELECT_ROLES = ("combobox", "listbox", "ComboBoxMenuButton")
 

@@ -7,9 +7,9 @@
 `setup` resets the task's sandbox sites to their seed state (every task, not only `require_reset` ones: BrowserGym
 runs tasks back to back in any order), logs in to the sites the config's storage_state names, and opens the start
 page(s). `validate` scores the episode once the agent has sent its answer (`send_msg_to_user`, our `stop [answer]`)
-or reported the task infeasible, with the same evaluators as `videodemo run` (scoring/evaluate.py); until then the
-reward is 0 and the episode goes on. The reward is the task score; a factual-retention task's intermediate question
-is not asked here (BrowserGym's chat has no second question), so `info` has no intermediate score.
+or reported the task infeasible, with the same evaluators as `videodemo run` (evaluation/scoring/evaluate.py); until
+then the reward is 0 and the episode goes on. The reward is the task score; a factual-retention task's intermediate
+question is not asked here (BrowserGym's chat has no second question), so `info` has no intermediate score.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Any
 import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
-from browser_env.auth import AuthStates, login_sites, site_base_url
-from scoring.evaluate import evaluate_task
-from scoring.site_state import reset_sites
+from evaluation.browser_env.auth import AuthStates, login_sites, site_base_url
+from evaluation.scoring.evaluate import evaluate_task
+from evaluation.scoring.site_state import reset_sites
 from foundation.errors import UserError
 from settings import Settings, load_settings
 from tasks.loading import Task

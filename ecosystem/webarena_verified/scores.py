@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ecosystem.browsergym.webarena_ids import index_originals, map_tasks
-from running.run_records import NETWORK_TRACE_FILE, natural_key
-from running.task_record import iter_records
+from evaluation.running.run_records import NETWORK_TRACE_FILE, natural_key
+from evaluation.running.task_record import iter_records
 from foundation.errors import UserError
 from model_access.local_servers.process import server_python
 from tasks.placeholders import SITE_PLACEHOLDERS

@@ -12,17 +12,26 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import cv2
 import numpy as np
 
 from foundation.errors import UserError
 from tasks.recording.film import Film
+from tasks.recording.motion import Reach
 from tasks.sandbox.tutorials.ground_truth import ActionRecord
 
-if TYPE_CHECKING:
-    from tasks.labeler_recordings.recorder import LabelerStyle
+
+class TakeStyle(Protocol):
+    """What a take reads of its labeler style (recorder.LabelerStyle fits by shape; the recorder imports this
+    module, so it is not named here)."""
+
+    name: str
+    scroll_to_targets: bool
+    tremor: float
+    reach: Reach | None
+
 
 _ROLES = {"click": "button", "type": "textbox", "select": "combobox"}
 
@@ -33,7 +42,7 @@ CLOSE_MENU_LIST = "() => document.getElementById('__menu')?.remove()"
 
 
 class Take:
-    def __init__(self, style: LabelerStyle, page, film: Film, rng: random.Random) -> None:
+    def __init__(self, style: TakeStyle, page, film: Film, rng: random.Random) -> None:
         self.style, self.page, self.film, self.rng = style, page, film, rng
         self.actions: list[ActionRecord] = []
 
@@ -88,7 +97,7 @@ class Take:
 class ClockTake(Take):
     """Films on the page's own clock: one picture per capture interval of page time."""
 
-    def __init__(self, style: LabelerStyle, page, film: Film, rng: random.Random) -> None:
+    def __init__(self, style: TakeStyle, page, film: Film, rng: random.Random) -> None:
         super().__init__(style, page, film, rng)
         self._clock_ms = 0  # page time run so far, kept exact so that captures never drift from their rate
         page.mouse.move(self.x, self.y)

@@ -2,7 +2,7 @@
 
 The sandbox knows its sites' forms (they are its own servers), so recording a
 tutorial that starts logged in needs nothing from the evaluation harness, whose
-logins (browser_env/auth.py) fill the real sites' forms through the page.
+logins (evaluation/browser_env/auth.py) fill the real sites' forms through the page.
 """
 
 from __future__ import annotations

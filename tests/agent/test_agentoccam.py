@@ -27,10 +27,10 @@ from types import SimpleNamespace
 import pytest
 
 from agent.base.agentoccam.agent import AgentOccamAgent
-from browser_env.environment import BrowserEnv
+from evaluation.browser_env.environment import BrowserEnv
 from foundation.errors import UserError
-from running.policy import declared_episode_options
-from running.task_runner import apply_policy_step
+from evaluation.running.policy import declared_episode_options
+from evaluation.running.task_runner import apply_policy_step
 from model_access.messages import prompt_text
 from model_access.scripted_server import ScriptedServer, load_script
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks
@@ -64,7 +64,7 @@ def _settings(test_settings, server):
 
 
 def _play_step(policy, env) -> None:
-    """One step as the runner takes it (running/task_runner.py)."""
+    """One step as the runner takes it (evaluation/running/task_runner.py)."""
     apply_policy_step(env, policy.act(env.observation))
 
 
@@ -389,7 +389,7 @@ def test_policy_names_and_the_base_agent_setting(tmp_path) -> None:
 
     from agent.base.react import BasePolicy
     from foundation.errors import UserError
-    from running.policies import build_policy
+    from evaluation.running.policies import build_policy
     from settings import load_settings
 
     settings = load_settings(overrides=["models.policy.base_url=http://127.0.0.1:9/v1", "models.policy.model=m"])
@@ -424,7 +424,7 @@ def test_reply_sections_are_read_in_the_forms_models_write_them() -> None:
 
 def test_an_action_holds_several_commands_and_stop_tolerates_trailing_words() -> None:
     from agent.base.agentoccam.commands import parse_commands
-    from browser_env.actions import ActionParseError
+    from evaluation.browser_env.actions import ActionParseError
 
     allowed = ["click", "type", "stop", "note", "go_back", "branch", "prune"]
     both = parse_commands("note [Order 24 cost $106.97]\nclick [12]", allowed)
@@ -506,7 +506,7 @@ def test_prune_resumes_a_plan_with_its_notes_and_steps_reset_as_agentoccam() -> 
 
 
 def _page_observation():
-    from browser_env.observation import Observation, TabInfo
+    from evaluation.browser_env.observation import Observation, TabInfo
 
     tree = "[1] RootWebArea 'Shop'\n\t[2] link 'My Orders'\n\t[3] searchbox 'Search'"
     url = "http://shop.test/"
@@ -536,7 +536,7 @@ def _act(test_settings, replies: list[str], page=None, **options) -> tuple[list,
 def test_the_original_parser_passes_what_agentoccam_passes(test_settings) -> None:
     """`agentoccam.parser: original` (the default): words after `click [id]` and after a note's `]` pass, and
     a `goto [url]` that is not offered runs; no re-ask for any of them."""
-    from browser_env.actions import parse_actions
+    from evaluation.browser_env.actions import parse_actions
 
     replies = [
         occam("click [2] (My Orders)"),
@@ -556,7 +556,7 @@ def test_the_original_parser_passes_what_agentoccam_passes(test_settings) -> Non
 
 
 def test_stop_keeps_its_trailing_words_as_agentoccam_and_bracketed_cuts_them(test_settings) -> None:
-    from browser_env.actions import parse_actions
+    from evaluation.browser_env.actions import parse_actions
 
     reply = occam("stop [N/A] because the order is missing")
     (step,), _, _ = _act(test_settings, [reply])
@@ -567,7 +567,7 @@ def test_stop_keeps_its_trailing_words_as_agentoccam_and_bracketed_cuts_them(tes
 
 def test_the_observation_has_no_token_budget_unless_one_is_set(test_settings) -> None:
     """AgentOccam cuts its tree by lines only (`agentoccam.observation_token_budget` 0); ours cuts by tokens."""
-    from browser_env.observation import Observation, TabInfo
+    from evaluation.browser_env.observation import Observation, TabInfo
 
     names = " ".join(["word"] * 20)
     tree = "[1] RootWebArea 'Shop'\n" + "\n".join(f"\t[{i}] link '{names} {i}'" for i in range(2, 900))
@@ -660,7 +660,7 @@ def test_with_reply_grammar_each_policy_call_holds_the_sections_and_only_the_pag
 def test_prices_keep_their_currency_unless_characters_is_original(test_settings) -> None:
     """`agentoccam.characters`: ours ("readable") keeps `$` and `€`; "original" (`--harness agentoccam`) drops
     every character AgentOccam's cleaner drops (obs_opt.py remove_unwanted_characters), currency signs included."""
-    from browser_env.observation import Observation, TabInfo
+    from evaluation.browser_env.observation import Observation, TabInfo
 
     tree = (
         "[1] RootWebArea 'Shop'\n\t[2] link 'Green tea $6.00'\n\t[3] link 'Kaffee 4,50 €'\n"

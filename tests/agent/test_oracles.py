@@ -19,7 +19,7 @@ import pytest
 
 from agent.oracles.coverage import covering
 from agent.oracles.reference import ReferenceSolutions
-from running.runner import RunSpec, default_run_dir, run
+from evaluation.running.runner import RunSpec, default_run_dir, run
 from foundation.errors import UserError
 from processing.artifacts import VideoArtifacts, read_json
 from processing.index import TrajectoryIndex

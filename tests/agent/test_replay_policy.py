@@ -17,8 +17,8 @@ from tests.agent.replay_helpers import replay_settings_for
 
 from agent.replay.grounding import Grounder, PageView, anchor_nodes
 from agent.replay.values import choose_option, choose_typed_value, intent_values
-from browser_env.environment import BrowserEnv
-from running.runner import RunSpec, run
+from evaluation.browser_env.environment import BrowserEnv
+from evaluation.running.runner import RunSpec, run
 from model_access.embeddings import Embedder
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 
@@ -168,7 +168,7 @@ def test_without_videos_it_stops_at_once_and_says_why(replay_settings, tmp_path)
 
 
 def nodes(*items: tuple[str, str]) -> list:
-    from browser_env.ax_tree import TreeNode
+    from evaluation.browser_env.ax_tree import TreeNode
 
     return [TreeNode(str(n), n, role, name, None, f"[{n}] {role} {name!r}") for n, (role, name) in enumerate(items)]
 

@@ -16,7 +16,7 @@ import pytest
 
 from agent.method.selection import TwoStageSelector
 from agent.videos.candidates import CandidateSource
-from browser_env.observation import Observation
+from evaluation.browser_env.observation import Observation
 from model_access.client import ModelClient
 from model_access.scripted_server import ScriptedServer
 from processing.index import TrajectoryIndex

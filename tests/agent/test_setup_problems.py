@@ -30,7 +30,7 @@ def test_without_any_index_tasks_run_without_demonstrations_and_say_so(run_agent
 def test_base_and_video_are_registered_policies(tmp_path) -> None:
     from argparse import Namespace
 
-    from running.policies import build_policy
+    from evaluation.running.policies import build_policy
     from settings import load_settings
 
     settings = load_settings(overrides=["models.policy.base_url=http://127.0.0.1:9/v1", "models.policy.model=m"])

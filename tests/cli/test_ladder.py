@@ -8,7 +8,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 from cli.demo_scores import RunResult
 from cli.ladder import RUNGS, ladder_lines
-from running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
+from evaluation.running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
 from settings.schema import ReportSettings
 
 # Which of six tasks each rung passes: labels gain one, selection gains three and loses one, grounding gains none.

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from cli.main import main
-from running.run_records import task_folder, write_json
+from evaluation.running.run_records import task_folder, write_json
 from settings import PROJECT_ROOT
 
 SHOP_TASKS = PROJECT_ROOT / "tasks" / "sandbox" / "configs" / "shop.json"

@@ -11,9 +11,9 @@ from settings import PROJECT_ROOT
 def test_the_run_and_report_commands_start_without_importing_openai() -> None:
     # A scripted run, a rescore or a report calls no model: the package's second of CPU is not paid.
     code = (
-        "import sys, cli.main, running.runner, running.task_runner, running.rescore, reports.command, "
-        "model_access.client, model_access.retry, model_access.health, model_access.role_check; "
-        "print('openai' in sys.modules)"
+        "import sys, cli.main, evaluation.running.runner, evaluation.running.task_runner, evaluation.running.rescore, "
+        "evaluation.reports.command, model_access.client, model_access.retry, model_access.health, "
+        "model_access.role_check; print('openai' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False", done.stderr

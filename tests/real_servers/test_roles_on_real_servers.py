@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from scoring.judge import GRADES, JudgeReplyError, judge_from_client
+from evaluation.scoring.judge import GRADES, JudgeReplyError, judge_from_client
 from model_access.client import ModelClient
 from model_access.messages import user_message
 from model_access.scripted_server import ScriptedServer

@@ -80,7 +80,7 @@ def test_config_and_set_apply_on_top_of_the_preset(tmp_path) -> None:
 def test_a_run_under_the_other_harness_is_another_run(tmp_path) -> None:
     import argparse
 
-    from running.runner import RunSpec, default_run_dir
+    from evaluation.running.runner import RunSpec, default_run_dir
 
     spec = RunSpec(tasks_path=tmp_path, policy="base", policy_args=argparse.Namespace())
     method, videowa = load_settings(), load_settings(harness="videowa")
@@ -93,7 +93,7 @@ def test_a_run_under_the_other_harness_is_another_run(tmp_path) -> None:
 def test_element_ids_other_than_the_harness_own_make_another_run(tmp_path) -> None:
     import argparse
 
-    from running.runner import RunSpec
+    from evaluation.running.runner import RunSpec
 
     def identity(harness: str | None, *overrides: str) -> dict:
         spec = RunSpec(tasks_path=tmp_path, policy="base", policy_args=argparse.Namespace(harness=harness))

@@ -11,9 +11,9 @@ from collections import Counter
 import pytest
 
 from cli.main import main
-from running.policies.solutions import load_solutions
-from running.task_record import iter_records
-from running.runner import RunSpec, run
+from evaluation.running.policies.solutions import load_solutions
+from evaluation.running.task_record import iter_records
+from evaluation.running.runner import RunSpec, run
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 from tasks.sandbox.tutorials.script import load_all
 

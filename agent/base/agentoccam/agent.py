@@ -46,10 +46,10 @@ from agent.base.agentoccam.templates import block, render
 from agent.base.interface import PromptMaterial, without_videos
 from agent.base.model_policy import POLICY_ROLE, ModelPolicy
 from agent.base.templates import block as agent_block
-from browser_env.actions import ActionParseError, parse_actions
-from browser_env.episode_options import EpisodeOptions
-from browser_env.observation import Observation, tab_header
-from running.policy import PolicyStep
+from evaluation.browser_env.actions import ActionParseError, parse_actions
+from evaluation.browser_env.episode_options import EpisodeOptions
+from evaluation.browser_env.observation import Observation, tab_header
+from evaluation.running.policy import PolicyStep
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from agent.base.task_images import images_of, task_image_parts

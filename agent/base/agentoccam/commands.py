@@ -2,7 +2,7 @@
 command reaches the environment (`original.py` reads an ACTION as AgentOccam's code does).
 
 Page commands (click, type, go_back, stop, and scroll when enabled) are the
-environment's own actions (`browser_env.actions`). The others never touch the page
+environment's own actions (`evaluation.browser_env.actions`). The others never touch the page
 through the environment's action list; the policy carries them out itself:
 
 - `note [text]` keeps a fact under the active plan (no page change);
@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from agent.base.agentoccam import original
-from browser_env.actions import ActionKind, ActionParseError, format_action, parse_action
+from evaluation.browser_env.actions import ActionKind, ActionParseError, format_action, parse_action
 
 PAGE_COMMANDS = ("click", "type", "go_back", "stop", "scroll")
 POLICY_COMMANDS = ("note", "go_home")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from browser_env.actions import Action, ActionKind, ActionParseError, format_action, normalize_keys
+from evaluation.browser_env.actions import Action, ActionKind, ActionParseError, format_action, normalize_keys
 
 # What its environment splits an ACTION into (more than the policy offers); the last three are not page actions.
 ENVIRONMENT_COMMANDS = (

@@ -41,7 +41,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from browser_env.observation import truncate_to_budget
+from evaluation.browser_env.observation import truncate_to_budget
 
 _LINE = re.compile(r"^\[(\d+)\] (\S+) ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*(.*)$")
 _PROPERTY = re.compile(r"(\w+): ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)")

@@ -1,0 +1,156 @@
+"""Which evaluator's rules score a run (`evaluation.rules`), and what the `agentoccam` set reads from the user.
+
+- `videowa` (default): VisualWebArena's / VideoWA's evaluators, ../shared/EVALUATORS.md
+  (evaluation/scoring/evaluate.py and the modules it calls).
+- `agentoccam`: AgentOccam's own evaluator (amazon-science/AgentOccam c078ba6,
+  evaluation_harness/evaluators.py; evaluation/scoring/agentoccam_scoring.py), which `--harness
+  agentoccam` selects so that a parity run is scored as AgentOccam scored its published
+  numbers. Its task file adds "or" alternatives to some url_match tasks (WebArena's 261-264
+  and 351-355); they are read at run time from the user's copy (`evaluation.agentoccam_task_file`),
+  matched to our tasks by `eval.reference_url` (VideoWA's copy of WebArena renumbers them),
+  and never shipped here. Its tally counts a task without a result as 0
+  (AgentOccam/plot.py:134-140; an evaluator that raises scores 0, AgentOccam/env.py:124-129):
+  `counted_status` gives that.
+
+Every record says which set scored it (`rules`); the set is part of a run's identity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+from foundation.errors import UserError
+
+if TYPE_CHECKING:  # a record is running's type; scoring only reads its fields
+    from evaluation.running.task_record import TaskRecord
+
+VIDEOWA = "videowa"
+AGENTOCCAM = "agentoccam"
+RULE_SETS = {
+    VIDEOWA: "VisualWebArena's / VideoWA's evaluators (../shared/EVALUATORS.md)",
+    AGENTOCCAM: "AgentOccam's evaluator (evaluation_harness/evaluators.py at c078ba6)",
+}
+NO_TASK_FILE = "none"  # evaluation.agentoccam_task_file: score url_match without AgentOccam's alternatives
+SETTING = "evaluation.agentoccam_task_file"
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    name: str = VIDEOWA
+    # reference_url -> AgentOccam's alternative reference URLs for it (agentoccam only), and where they came from:
+    # the file read, "none" when the user chose none, "" when no file was needed (no url_match task).
+    url_alternatives: dict[str, list[str]] = field(default_factory=dict)
+    alternatives_from: str = ""
+
+    @property
+    def agentoccam(self) -> bool:
+        return self.name == AGENTOCCAM
+
+
+def rule_set_name(name: str) -> str:
+    """`evaluation.rules` checked; UserError naming the known sets otherwise."""
+    if name not in RULE_SETS:
+        raise UserError(f"evaluation.rules is {name!r}; use one of {', '.join(RULE_SETS)}")
+    return name
+
+
+def scoring_rules(settings: Any, tasks: Iterable[Any]) -> ScoringRules:
+    """The rule set the settings name, with AgentOccam's alternatives read when a task to score uses url_match.
+
+    UserError, one line, when `evaluation.agentoccam_task_file` is needed and unset, missing or unreadable."""
+    name = rule_set_name(settings.evaluation.rules)
+    if name != AGENTOCCAM:
+        return ScoringRules(name)
+    source = settings.evaluation.agentoccam_task_file.strip()
+    url_tasks = [task for task in tasks if "url_match" in (getattr(task, "eval_types", None) or [])]
+    if source == NO_TASK_FILE:
+        return ScoringRules(name, {}, NO_TASK_FILE)
+    if not url_tasks and not source:
+        return ScoringRules(name)
+    if not source:
+        raise UserError(
+            f"evaluation.rules is agentoccam and {len(url_tasks)} task(s) use url_match, whose 'or' alternatives "
+            f"AgentOccam keeps in its task file: --set {SETTING}=<your AgentOccam checkout>/config_files/test.raw.json "
+            f"(or ={NO_TASK_FILE} to score without them)"
+        )
+    return ScoringRules(name, read_url_alternatives(Path(source), settings), source)
+
+
+def read_url_alternatives(path: Path, settings: Any) -> dict[str, list[str]]:
+    """reference_url -> the reference URLs of its "or" list, from every task of AgentOccam's task file that has one
+    (placeholders filled as ours are, so the URLs compare with our configs')."""
+    from tasks.loading import load_task_set
+
+    if not path.exists():
+        raise UserError(
+            f"{SETTING} names {path}, which does not exist; point it at AgentOccam's config_files/test.raw.json"
+        )
+    task_set = load_task_set(path, settings=settings)
+    if task_set.file_problems:
+        raise UserError(f"{SETTING}: {task_set.file_problems[0]}")
+    found: dict[str, list[str]] = {}
+    for task in task_set.tasks:
+        block = task.config.get("eval")
+        if not isinstance(block, dict) or not isinstance(block.get("or"), list):
+            continue
+        reference = block.get("reference_url")
+        alternatives = [item.get("reference_url") for item in block["or"] if isinstance(item, dict)]
+        if not isinstance(reference, str) or not all(isinstance(url, str) for url in alternatives):
+            raise UserError(f"{SETTING}: task {task.task_id} of {path} has an 'or' list without reference_url strings")
+        if reference in found and found[reference] != alternatives:
+            raise UserError(f"{SETTING}: {path} gives two different 'or' lists for {reference}")
+        found[reference] = alternatives
+    return found
+
+
+def task_url_alternatives(rules: ScoringRules, config: dict) -> list[str] | None:
+    """The alternative reference URLs of one task: its own config's "or" list (AgentOccam reads the config it scores,
+    evaluators.py:241-242), then those of AgentOccam's task file for its reference_url. None when the file was
+    needed and not read (a caller that skipped `scoring_rules`)."""
+    block = config.get("eval") if isinstance(config, dict) else None
+    block = block if isinstance(block, dict) else {}
+    own = [item.get("reference_url") for item in block.get("or") or [] if isinstance(item, dict)]
+    if not rules.alternatives_from:
+        return None
+    from_file = rules.url_alternatives.get(block.get("reference_url"), [])
+    return own + [url for url in from_file if url not in own]
+
+
+# ---- the tally ----------------------------------------------------------------------------------
+
+
+def record_rules(record: TaskRecord) -> str:
+    """The set that scored a record; records made before rule sets existed were scored by videowa's."""
+    return record.rules or VIDEOWA
+
+
+def counted_status(record: TaskRecord) -> str:
+    """A record's status as its rule set counts it: under agentoccam every task that did not pass is a failure
+    (no score, a config its evaluator raises on, an episode that crashed); under videowa its own status."""
+    status = record.status
+    if record_rules(record) == AGENTOCCAM and status != "passed":
+        return "failed"
+    return status
+
+
+def counted_as_failed(records: list[TaskRecord]) -> list[str]:
+    """"key (recorded status)" of each task its rule set counts as failed although it was not scored."""
+    return [f"{record.task_key} ({record.status})" for record in records if counted_status(record) != record.status]
+
+
+__all__ = [
+    "AGENTOCCAM",
+    "NO_TASK_FILE",
+    "RULE_SETS",
+    "VIDEOWA",
+    "ScoringRules",
+    "counted_as_failed",
+    "counted_status",
+    "read_url_alternatives",
+    "record_rules",
+    "rule_set_name",
+    "scoring_rules",
+    "task_url_alternatives",
+]
