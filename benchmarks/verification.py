@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from processing.index import TrajectoryIndex  # noqa: E402
 from processing.labeling_accuracy import ground_truth_actions, score_actions  # noqa: E402
-from processing.records import Trajectory  # noqa: E402
+from foundation.records.trajectory import Trajectory  # noqa: E402
 from agent.verification.stage import verify_index  # noqa: E402
 from settings import load_settings  # noqa: E402
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks  # noqa: E402

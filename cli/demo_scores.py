@@ -8,7 +8,7 @@ from typing import Any
 
 from processing.artifacts import VideoArtifacts, read_json
 from processing.labeling_accuracy import AccuracyReport, ground_truth_actions, score_actions
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 from settings import Settings
 
 

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from processing.index import VERDICT_KEY, TrajectoryIndex
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 
 _STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; background: #fafafa; }

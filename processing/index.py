@@ -43,7 +43,7 @@ import faiss  # noqa: E402
 
 from foundation.errors import UserError
 from model_access.embeddings import Embedder
-from processing.records import Trajectory, VideoRecord
+from foundation.records.trajectory import Trajectory, VideoRecord
 from settings.schema import Settings
 
 INDEX_VERSION = 1

@@ -34,7 +34,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from foundation.errors import UserError
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 
 # Words that say what kind of element a name belongs to, not which one.
 ROLE_WORDS = frozenset(

@@ -24,7 +24,7 @@ from processing.changed_frames import KeyFrame
 from processing.labeling_accuracy import ground_truth_actions
 from processing.ocr_labeler.labeler import _frame_at_or_after, _frame_at_or_before
 from processing.plugins import Clip
-from processing.records import LabeledAction, VideoRecord
+from foundation.records.trajectory import LabeledAction, VideoRecord
 from processing.stages.asking import StageStats
 from settings.schema import Settings
 

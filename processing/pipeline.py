@@ -42,7 +42,7 @@ from processing.changed_frames import KeyFrame, detect_changed_frames
 from processing.index import TrajectoryIndex
 from processing.oracle_labels import processed_dir
 from processing.plugins import Clip, create_labeler, create_objective_maker
-from processing.records import LabeledAction, Trajectory, VideoRecord
+from foundation.records.trajectory import LabeledAction, Trajectory, VideoRecord
 from processing.stages import action_filtering, merging, trajectory_filtering
 from processing.stages.asking import StageStats
 from processing.stages.spoiling import spoil_actions

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from processing.changed_frames import KeyFrame
-from processing.records import LabeledAction, VideoRecord
+from foundation.records.trajectory import LabeledAction, VideoRecord
 from processing.stages.asking import StageStats
 from settings.schema import Settings
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from foundation.folder_lock import FolderLock
 from processing.pipeline import Pipeline
-from processing.records import VideoRecord
+from foundation.records.trajectory import VideoRecord
 from processing.summary import VideoOutcome
 from settings.schema import Settings
 

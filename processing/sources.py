@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from foundation.errors import UserError
-from processing.records import VideoRecord
+from foundation.records.trajectory import VideoRecord
 from foundation.subtitles import load_transcript, parse_subtitles
 from foundation.video_io import VIDEO_SUFFIXES, VideoError, VideoInfo, probe
 from settings.schema import Settings

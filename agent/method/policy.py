@@ -37,7 +37,7 @@ from evaluation.browser_env.observation import Observation
 from evaluation.running.policy import PolicyStep, declared_episode_options
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 from settings import Settings
 
 # The factual question is asked with the last few distinct demonstrations shown, not every one.

@@ -43,7 +43,7 @@ from model_access.client import ModelClient
 from model_access.messages import Message, image_part
 from model_access.replies import ReplyParseError
 from model_access.reply_schema import ReplySchema
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 from settings import Settings
 
 CONTINUATION_STAGE = "selection_continuation"

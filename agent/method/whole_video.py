@@ -16,7 +16,7 @@ from agent.method.selection_replies import read_video
 from agent.method.templates import render, reply_schema
 from model_access.client import ModelClient
 from model_access.replies import ReplyParseError
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 
 STAGE = "whole_video"  # the choice of the video is counted under this ledger stage
 REPROCESS_HINT = "re-run process-videos into the index: indexes built before this version lack whole action lists"

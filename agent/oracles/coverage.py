@@ -39,7 +39,7 @@ from typing import Any
 
 from agent.oracles.reference import ReferenceStep
 from processing.labeling_accuracy import names_agree, normalise_name
-from processing.records import LabeledAction, Trajectory
+from foundation.records.trajectory import LabeledAction, Trajectory
 
 NOT_REPLAYED = frozenset({"scroll", "hover", "drag"})
 CLICKS = frozenset({"click", "right_click"})

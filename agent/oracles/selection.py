@@ -18,7 +18,7 @@ from typing import Any
 
 from agent.oracles.coverage import covering
 from agent.oracles.progress import ReferenceProgress
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 
 ORACLE = "selection oracle: the reference solution's next steps"
 CONTINUED = "continued"

@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from agent.videos.candidates import CandidateSource
 from agent.videos.verdicts import choose, verdict_label, verdict_of
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 from settings import Settings
 
 CONTINUED = "continued"

@@ -20,7 +20,7 @@ from agent.oracles.progress import Page, ReferenceProgress
 from agent.oracles.reference import ReferenceStep
 from agent.replay.grounding import Grounding, PageView
 from evaluation.browser_env.ax_tree import TreeNode
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 
 
 def oracle_page(page: PageView) -> Page:

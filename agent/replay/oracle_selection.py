@@ -26,7 +26,7 @@ from agent.oracles.coverage import covering
 from agent.oracles.progress import Page, ReferenceProgress
 from agent.replay.embedding_selection import CONTINUED, NONE_CHOSEN, RESELECTED
 from agent.replay.steps import Plan
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 
 PlanFirst = Callable[[Trajectory], "tuple[int, Plan | None]"]  # (first replayed step, its plan here or None)
 ORACLE = "selection oracle: the reference solution's next steps"

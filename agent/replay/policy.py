@@ -52,7 +52,7 @@ from evaluation.browser_env.ax_tree import TreeNode
 from evaluation.browser_env.observation import Observation
 from evaluation.running.policy import PolicyStep
 from model_access.embeddings import Embedder
-from processing.records import LabeledAction, Trajectory
+from foundation.records.trajectory import LabeledAction, Trajectory
 from settings import Settings
 
 MEMO_LIMIT = 50_000  # names whose vectors stay in memory (about 75 MB at 384 floats each)

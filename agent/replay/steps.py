@@ -32,7 +32,7 @@ from agent.replay.values import (
 )
 from evaluation.browser_env.ax_tree import TreeNode
 from processing.objectives.wording import starts_with_verb, url_path
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 
 if TYPE_CHECKING:
     from agent.replay.oracle_grounding import OracleGrounder

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from agent.videos.candidates import CandidateSource
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 
 STAGE = "whole_video"  # the embedding of video titles is counted under this ledger stage
 

@@ -28,7 +28,7 @@ from model_access.embeddings import Embedder
 from processing.artifacts import digest
 from processing.objectives.wording import url_path
 from processing.index import VERDICT_KEY, TrajectoryIndex, actions_key
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 from agent.verification.start_page import start_page, task_for_video
 from agent.verification.verifier import NOT, PARTLY, VERIFIED, StartTask, TrajectoryVerifier
 from settings import Settings

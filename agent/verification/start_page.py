@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 import cv2
 
 from processing.objectives.wording import url_path
-from processing.records import Trajectory, VideoRecord
+from foundation.records.trajectory import Trajectory, VideoRecord
 from settings import Settings
 
 ADDRESS_BAR = "address bar"

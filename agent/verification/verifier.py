@@ -26,7 +26,7 @@ from agent.replay.grounding import Grounder, PageView
 from agent.replay.policy import SKIPPED_KINDS
 from agent.replay.steps import StepPlanner
 from evaluation.browser_env.environment import BrowserEnv
-from processing.records import LabeledAction, Trajectory
+from foundation.records.trajectory import LabeledAction, Trajectory
 from agent.verification.similarity import page_similarity
 from agent.verification.start_page import StartPage
 from settings import Settings

@@ -16,7 +16,7 @@ from typing import Any
 
 from agent.videos.verdicts import check_mode, choose, verdict_label
 from processing.index import TrajectoryIndex
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 
 
 @dataclass

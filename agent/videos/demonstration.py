@@ -15,7 +15,7 @@ from agent.videos.templates import block, render
 from agent.videos.verdicts import verdict_label
 from agent.base.templates import text_block
 from model_access.messages import image_part
-from processing.records import LabeledAction, Trajectory
+from foundation.records.trajectory import LabeledAction, Trajectory
 
 # How a demonstration came to be shown (recorded with every step).
 SELECTED, CONTINUED, WHOLE_VIDEO, TRANSCRIPT = "selected", "continued", "whole_video", "transcript"

@@ -14,7 +14,7 @@ from typing import Callable, TypeVar
 
 from foundation.errors import UserError
 from processing.index import VERDICT_KEY
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 
 log = logging.getLogger(__name__)
 MODES = ("all", "verified_first", "verified_only")

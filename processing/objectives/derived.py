@@ -16,7 +16,7 @@ from model_access.client import ModelClient
 from processing.changed_frames import KeyFrame
 from processing.objectives.tab_titles import CACHE_NAME, STRIP_HEIGHT, STRIP_WIDTH, TabTitleReader
 from processing.objectives.wording import derived_objective
-from processing.records import LabeledAction, VideoRecord
+from foundation.records.trajectory import LabeledAction, VideoRecord
 from processing.stages.asking import StageStats
 from processing.stages.trajectories import frames_around
 from settings.schema import Settings

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 
 # First words of element names that describe an operation rather than a thing.
 CONTROL_VERBS = frozenset(

@@ -21,7 +21,7 @@ from foundation.errors import UserError
 from processing.changed_frames import KeyFrame
 from processing.ocr_labeler.events import assemble
 from processing.ocr_labeler.observe import observe
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 from settings.schema import OcrLabelerSettings
 
 EVIDENCE_MODES = ("auto", "ring", "dwell")

@@ -9,7 +9,7 @@ from model_access.client import ModelClient
 from processing.changed_frames import KeyFrame
 from processing.ocr_labeler.labeler import LABELER_VERSION, OcrLabeler
 from processing.plugins import Clip
-from processing.records import VideoRecord
+from foundation.records.trajectory import VideoRecord
 from processing.stages.asking import StageStats
 from settings.schema import Settings
 

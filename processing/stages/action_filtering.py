@@ -15,7 +15,7 @@ from typing import Any
 from model_access.client import ChatRequest, ModelClient
 from model_access.messages import user_message
 from model_access.replies import ReplyParseError, extract_json
-from processing.records import LabeledAction, VideoRecord
+from foundation.records.trajectory import LabeledAction, VideoRecord
 from processing.stages.asking import StageStats, ask_parsed, prompt_identity, role_identity
 from processing.templates import render, reply_schema
 from settings.schema import Settings

@@ -22,7 +22,7 @@ from model_access.messages import image_part, text_part
 from model_access.replies import ReplyParseError, extract_json_list
 from processing.changed_frames import KeyFrame
 from processing.plugins import Clip
-from processing.records import LabeledAction, VideoRecord
+from foundation.records.trajectory import LabeledAction, VideoRecord
 from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.frames import model_image
 from processing.templates import render, reply_schema

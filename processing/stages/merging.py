@@ -21,7 +21,7 @@ from model_access.client import ChatRequest, ModelClient
 from model_access.messages import user_message
 from model_access.replies import ReplyParseError, extract_json_list
 from processing.plugins import Clip
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.labeling import kept_kinds
 from processing.templates import render, reply_schema

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 
 OTHER_KIND = {"click": "type", "type": "click", "select": "click", "press": "click", "goto": "click"}
 

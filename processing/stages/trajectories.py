@@ -20,7 +20,7 @@ from model_access.client import ChatRequest, ModelClient
 from model_access.messages import image_part, text_part
 from model_access.replies import ReplyParseError, extract_json_object, strip_thinking
 from processing.changed_frames import KeyFrame
-from processing.records import LabeledAction, Trajectory, VideoRecord
+from foundation.records.trajectory import LabeledAction, Trajectory, VideoRecord
 from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.frames import model_image
 from processing.templates import render, reply_schema

@@ -19,7 +19,7 @@ from typing import Any
 from model_access.client import ChatRequest, ModelClient
 from model_access.replies import ReplyParseError, extract_json_object
 from processing.changed_frames import KeyFrame
-from processing.records import Trajectory
+from foundation.records.trajectory import Trajectory
 from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
 from processing.stages.trajectories import format_steps, frames_around, two_frame_message
 from processing.templates import render, reply_schema

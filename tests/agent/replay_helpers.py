@@ -12,7 +12,7 @@ from pathlib import Path
 from processing.index import TrajectoryIndex
 from processing.labeling_accuracy import ground_truth_actions
 from processing.objectives.wording import derived_objective
-from processing.records import Trajectory, VideoRecord
+from foundation.records.trajectory import Trajectory, VideoRecord
 from processing.stages.trajectories import subsequences
 from settings import Settings
 

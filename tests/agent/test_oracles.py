@@ -25,7 +25,7 @@ from processing.artifacts import VideoArtifacts, read_json
 from processing.index import TrajectoryIndex
 from processing.labeling_accuracy import ground_truth_actions
 from processing.oracle_labels import default_index_dir, processed_dir
-from processing.records import LabeledAction, VideoRecord
+from foundation.records.trajectory import LabeledAction, VideoRecord
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 
 TUTORIAL = "forum_browse_sort"

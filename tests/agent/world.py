@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from model_access.messages import prompt_text
 from processing.index import TrajectoryIndex
-from processing.records import LabeledAction, Trajectory, VideoRecord
+from foundation.records.trajectory import LabeledAction, Trajectory, VideoRecord
 from settings import Settings, load_settings
 
 EMBEDDING_MODEL = "scripted-embedding"

@@ -15,7 +15,7 @@ from typing import Any
 from processing.changed_frames import KeyFrame
 from processing.labeling_accuracy import ground_truth_actions
 from processing.plugins import Clip
-from processing.records import VideoRecord
+from foundation.records.trajectory import VideoRecord
 from processing.stages.asking import StageStats
 from settings import Settings
 

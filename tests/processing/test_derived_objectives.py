@@ -14,7 +14,7 @@ from processing.index import TrajectoryIndex
 from processing.objectives.tab_titles import CACHE_NAME, TabTitleReader
 from processing.objectives.wording import derived_objective, describe_actions
 from processing.plugins import LABELERS
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 from settings import load_settings
 from tasks.sandbox.tutorials import chrome
 from tasks.recording.encoder import VideoEncoder

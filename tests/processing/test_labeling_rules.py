@@ -15,7 +15,7 @@ import pytest
 from model_access.client import ModelClient
 from model_access.messages import prompt_text
 from processing.changed_frames import detect_changed_frames
-from processing.records import VideoRecord
+from foundation.records.trajectory import VideoRecord
 from processing.stages.labeling import VlmLabeler
 from processing.stages.merging import merge_clips
 from tasks.sandbox.tutorials.recorder import record_one

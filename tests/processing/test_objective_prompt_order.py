@@ -13,7 +13,7 @@ from PIL import Image
 
 from model_access.messages import join_text_parts
 from processing.changed_frames import KeyFrame
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 from processing.stages.trajectories import objective_message
 from settings import load_settings
 

@@ -21,7 +21,7 @@ from tests.processing.pipeline_helpers import (
 
 from model_access.messages import prompt_text
 from processing.index import TrajectoryIndex
-from processing.records import VideoRecord
+from foundation.records.trajectory import VideoRecord
 
 
 def _task(task_id: int, video) -> dict:

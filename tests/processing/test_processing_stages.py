@@ -13,7 +13,7 @@ from model_access.replies import ReplyParseError
 from processing.artifacts import VideoArtifacts, folder_name, stage_key
 from processing.changed_frames import KeyFrame
 from processing.plugins import Clip, create_labeler, create_objective_maker
-from processing.records import LabeledAction
+from foundation.records.trajectory import LabeledAction
 from processing.stages.action_filtering import parse_relevant
 from processing.stages.labeling import clip_ranges, parse_actions
 from processing.stages.merging import merge_clips

@@ -6,7 +6,7 @@ import pytest
 
 from foundation.errors import UserError
 from processing.index import FAISS_NAME, IndexMismatchError, TrajectoryIndex
-from processing.records import LabeledAction, Trajectory, VideoRecord
+from foundation.records.trajectory import LabeledAction, Trajectory, VideoRecord
 from settings import load_settings
 
 

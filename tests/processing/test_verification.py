@@ -9,7 +9,7 @@ import pytest
 from foundation.errors import UserError
 
 from processing.index import TrajectoryIndex
-from processing.records import LabeledAction, Trajectory, VideoRecord
+from foundation.records.trajectory import LabeledAction, Trajectory, VideoRecord
 from agent.verification.stage import verify_index
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_tasks
 
