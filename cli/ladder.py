@@ -66,9 +66,9 @@ def run_ladder(settings, names: list[str], args, clock) -> int:
 
 def beyond_the_top(settings, run_dir: Path) -> list[str]:
     """What the top rung still fails, split by whether the tutorials show every step of the task's reference
-    solution (agent/oracles/coverage.py `cover_chain`, over the oracle-label index): `settings` has oracle.labels."""
-    from agent.oracles.coverage import cover_chain
-    from agent.oracles.reference import ReferenceSolutions
+    solution (tasks/reference/coverage.py `cover_chain`, over the oracle-label index): `settings` has oracle.labels."""
+    from tasks.reference.coverage import cover_chain
+    from tasks.reference.solutions import ReferenceSolutions
     from agent.videos.task_videos import index_folder
     from evaluation.running.task_record import iter_records
     from processing.index import TrajectoryIndex

@@ -23,9 +23,6 @@ and whatever stays unpaired is counted as missed (ground truth) or extra (predic
 
 from __future__ import annotations
 
-import json
-import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,32 +32,11 @@ from scipy.optimize import linear_sum_assignment
 
 from foundation.errors import UserError
 from foundation.records.trajectory import LabeledAction
+from tasks.reference.logs import read_log
+from tasks.reference.names import names_agree  # the one name matcher (docstring above)
 
-# Words that say what kind of element a name belongs to, not which one.
-ROLE_WORDS = frozenset(
-    "button link tab field textbox textarea input icon dropdown checkbox radio combobox searchbox spinbutton "
-    "the a an".split()
-)
 MISSED = "(missed)"
 EXTRA = "(extra)"
-
-
-def normalise_name(name: str) -> str:
-    text = unicodedata.normalize("NFKD", name or "").lower()
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = re.sub(r"[^\w\s]|_", " ", text)
-    return " ".join(word for word in text.split() if word not in ROLE_WORDS)
-
-
-def names_agree(predicted: str, truth: str) -> bool:
-    """Whether two names denote the same element, as defined in the module docstring."""
-    a, b = normalise_name(predicted), normalise_name(truth)
-    if not a or not b:  # nothing left of a name, e.g. only symbols: only the very same text agrees
-        return not a and not b and (predicted or "").strip() == (truth or "").strip()
-    if a == b or f" {a} " in f" {b} " or f" {b} " in f" {a} ":
-        return True
-    words_a, words_b = set(a.split()), set(b.split())
-    return len(words_a & words_b) / len(words_a | words_b) >= 0.5
 
 
 def target_agrees(predicted: LabeledAction, truth: LabeledAction) -> bool:
@@ -192,21 +168,7 @@ def score_actions(
 
 def ground_truth_actions(path: str | Path) -> list[LabeledAction]:
     """The actions of a recorded tutorial's `<name>.actions.json`, as labeled actions."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise UserError(f"ground-truth log {path} cannot be read ({exc}): record the tutorial again") from None
-    actions = []
-    for item in data.get("actions", []):
-        actions.append(
-            LabeledAction(
-                kind=item["type"],
-                target=item.get("target", ""),
-                text=item.get("text", ""),
-                start_s=float(item["start_s"]),
-                end_s=float(item["end_s"]),
-                labeler="ground_truth",
-            )
-        )
+    actions = read_log(path)
+    if actions is None:
+        raise UserError(f"ground-truth log {path} cannot be read: record the tutorial again")
     return actions

@@ -2,9 +2,9 @@
 
 Read from the source with `ast`: an `import` or `from ... import` of another package of
 the project must name one of the packages that package may stand on. Imports under
-`if TYPE_CHECKING:` are only for type hints and do not run, so they do not count, except
-on the ground floor, which names nothing above it at all. The rooms inside `agent/` follow
-the same rule with their own table.
+`if TYPE_CHECKING:` count too: a type hint that names a module above is still an arrow up
+(where a low module reads an object of a higher one, it names the fields it reads as a
+`Protocol`). The rooms inside `agent/` follow the same rule with their own table.
 """
 
 from __future__ import annotations
@@ -37,6 +37,15 @@ ALLOWED: dict[str, set[str]] = {
     # Bridges to other tools (BrowserGym, AgentLab): on the top floor beside cli, which never imports them.
     "ecosystem": {*BELOW_HARNESS, "retrieval", "processing", *HARNESS, "agent"},
 }
+# Low floors inside a package, that every reader of the package's floor may import: the typed records (below
+# everything but stdlib) and the one reference-solution engine (the agent's oracles and the reports alike).
+SUB_FLOORS: dict[str, set[str]] = {
+    "foundation.records": {"foundation"},
+    "tasks.reference": {"foundation", "foundation.records", "settings", "tasks"},
+}
+for _package, _below in list(ALLOWED.items()):
+    _below.update(sub for sub in SUB_FLOORS if sub.split(".")[0] in _below)
+ALLOWED.update(SUB_FLOORS)
 # Folders that only group packages of the table (evaluation/ holds the harness's rooms and nothing else).
 GROUPS = ("evaluation",)
 RULE = "imports go down the floors of docs/architecture.md"
@@ -97,7 +106,9 @@ def upward_imports(root: Path, allowed: dict[str, set[str]], inside: str = "") -
     for package in sorted(allowed):
         for path in sorted((folder / package.replace(".", "/")).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            for line, module in imported_modules(tree, type_only=package == "foundation" and not inside):
+            if any(path.is_relative_to(folder / sub.replace(".", "/")) for sub in allowed if sub.startswith(f"{package}.")):
+                continue  # a sub-floor of this package: judged under its own name
+            for line, module in imported_modules(tree, type_only=True):
                 if not module.startswith(prefix):
                     continue
                 target = package_of(module[len(prefix) :], known_names)
@@ -149,7 +160,9 @@ def test_the_table_names_every_package_folder() -> None:
     }
     rooms = {f"{group}.{path.parent.name}" for group in GROUPS for path in (PROJECT_ROOT / group).glob("*/__init__.py")}
     loose = [path.name for group in GROUPS for path in (PROJECT_ROOT / group).glob("*.py") if path.name != "__init__.py"]
-    assert folders | rooms == set(ALLOWED), "a package folder is missing from the floors table (or it names a gone one)"
+    floors = {sub for sub in SUB_FLOORS if (PROJECT_ROOT / sub.replace(".", "/") / "__init__.py").is_file()}
+    assert floors == set(SUB_FLOORS), f"a sub-floor of the table is gone: {set(SUB_FLOORS) - floors}"
+    assert folders | rooms | floors == set(ALLOWED), "a package folder is missing from the floors table (or it names a gone one)"
     assert not loose, f"modules outside a room of a group folder: {loose}"
 
 
@@ -164,10 +177,12 @@ def test_the_check_catches_an_import_that_goes_up(tmp_path: Path) -> None:
     (tmp_path / "evaluation" / "ok.py").write_text(
         "from typing import TYPE_CHECKING\n"
         "from foundation.errors import UserError\n"
-        "if TYPE_CHECKING:\n    from cli.main import main\n"  # type hints only, above the ground: not counted
+        "if TYPE_CHECKING:\n    from cli.main import main\n"  # type hints only: still an arrow, and it goes up
     )
-    problems = upward_imports(tmp_path, {"foundation": set(), "settings": {"foundation"}, "evaluation": {"foundation"}})
+    table = {"foundation": set(), "settings": {"foundation"}, "evaluation": {"foundation"}, "cli": {"evaluation"}}
+    problems = upward_imports(tmp_path, table)
     assert problems == [
+        "evaluation/ok.py:4 (evaluation) imports cli.main",
         "foundation/bad.py:3 (foundation) imports settings",
         "foundation/bad.py:5 (foundation) imports evaluation.runner",
     ]

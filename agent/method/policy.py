@@ -19,26 +19,26 @@ import argparse
 from typing import Any
 
 from agent.base.agent import make_base_agent, without_videos
+from agent.method.selection import TwoStageSelector
+from agent.method.whole_video import choose_whole_video
+from agent.oracles import selection as oracle_selection
+from agent.oracles.progress import LiveProgress, Page
+from agent.oracles.switches import check_mode
 from agent.videos.candidates import CandidateSource
+from agent.videos.context import VideoFrames, load_task_videos
 from agent.videos.demonstration import CONTINUED, SELECTED, TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcript
 from agent.videos.modes import Mode, demonstration_mode
-from agent.method.selection import TwoStageSelector
-from agent.oracles import selection as oracle_selection
-from agent.oracles.progress import Page, ReferenceProgress
-from agent.oracles.reference import ReferenceSolutions
-from agent.oracles.switches import check_mode
-from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
-from agent.videos.context import VideoFrames, load_task_videos
 from agent.videos.question import FactualQuestion
-from agent.method.whole_video import choose_whole_video
-from foundation.errors import UserError
+from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
 from evaluation.browser_env.episode_options import EpisodeOptions
 from evaluation.browser_env.observation import Observation
 from evaluation.running.policy import PolicyStep, declared_episode_options
+from foundation.errors import UserError
+from foundation.records.trajectory import Trajectory
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
-from foundation.records.trajectory import Trajectory
 from settings import Settings
+from tasks.reference.solutions import ReferenceSolutions
 
 # The factual question is asked with the last few distinct demonstrations shown, not every one.
 INTERMEDIATE_DEMONSTRATIONS = 3
@@ -91,7 +91,7 @@ class VideoPolicy:
         self.chosen: list[dict[str, Any]] = []  # per step: what was shown (the task record's list)
         self.note: str | None = None
         self.intermediate: dict[str, Any] | None = None  # the factual question's record (agent/videos/question.py)
-        self.progress: ReferenceProgress | None = None  # along the reference solution, under oracle.selection
+        self.progress: LiveProgress | None = None  # along the reference solution, under oracle.selection
         self.oracle_shown: Trajectory | None = None
 
     # ---- the Policy protocol ----
@@ -108,7 +108,7 @@ class VideoPolicy:
         self.task = task
         self.base.reset(task)
         if self.references is not None:
-            self.progress = ReferenceProgress(self.references.steps(task, "oracle.selection"))
+            self.progress = LiveProgress(self.references.steps(task, "oracle.selection"))
         if self.mode is Mode.NONE:
             self.note = "videos are off (agent.use_videos=false): no demonstrations"
             return

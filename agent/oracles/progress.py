@@ -1,27 +1,23 @@
-"""How far an episode has come along the reference solution, read off the actions it carried out.
+"""The reference tracker (tasks/reference/progress.py) fed live: actions chosen on a page, then carried out.
 
-The position is the first reference step not yet done. An action carried out does a
-reference step when it is the same command on the same element of the page it was
-chosen on: the step's element is found there by role and name as the scripted policy
-finds it (the viewport first, then the whole page; an `nth` is counted over the whole
-page when it can be read); a choice (`click [option 'Price']`) is also done by typing
-that option into a menu, as the replay policy chooses; a `clear` followed by typing
-into the same field is done at once by typing into it; keys and addresses must be the
-same. Only the step at the position counts, or the step selection aimed at when it
-passed over steps no demonstration covers (`aim`); any other action leaves the
-position where it was.
+An action the policy chose by element id becomes an `Act` by the page it was chosen on
+(the element's role, name and which of its same-named elements it is: counted over the
+whole page when it can be read, else the viewport). The oracles count an act on the
+right element with another value as done (`values_count=False`: the value is the
+policy's business), and they see a clear of the field the next step types into as on
+track (the replay clears a field before typing into it).
 """
+
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from agent.oracles.coverage import same_address
-from agent.oracles.reference import MENU_ROLES, ReferenceStep
 from evaluation.browser_env.actions import Action, ActionParseError, parse_action
 from evaluation.browser_env.ax_tree import TreeNode
-from processing.labeling_accuracy import normalise_name
+from tasks.reference.progress import Act, ReferenceProgress
+from tasks.reference.steps import ReferenceStep
 
 FullPage = Callable[[], "list[TreeNode] | None"]
 
@@ -64,30 +60,20 @@ class Page:
         found = _nth(whole, target.role, target.name, target.nth)
         return Element(found, "in the full page") if found is not None else None
 
+    def nth_of(self, node: TreeNode) -> int | None:
+        """Which of the same-named elements `node` is: counted over the whole page when it can be read."""
+        for nodes in (self.full(), self.view):
+            same = [other.node_id for other in nodes or [] if (other.role, other.name) == (node.role, node.name)]
+            if node.node_id in same:
+                return same.index(node.node_id)
+        return None
+
     def node(self, node_id: str) -> TreeNode | None:
         for nodes in (self.view, self.full() or []):
             for node in nodes:
                 if node.node_id == node_id:
                     return node
         return None
-
-
-def does(action: Action, step: ReferenceStep, page: Page) -> bool:
-    """Whether `action`, chosen on `page`, does `step` (module docstring)."""
-    kind = action.kind.value
-    if step.verb in ("goto", "press"):
-        if kind != step.verb:
-            return False
-        return same_address(action.url or "", step.value) if kind == "goto" else (action.keys or "") == step.value
-    found = page.element(step)
-    if found is not None and kind == step.verb and action.element_id == found.node.node_id:
-        return True
-    if step.chooses and kind == "type" and action.element_id is not None:  # the option typed into its menu
-        menu = page.node(action.element_id)
-        return menu is not None and menu.role in MENU_ROLES and normalise_name(action.text or "") == normalise_name(
-            step.name
-        )
-    return False
 
 
 def parsed(action_text: str) -> Action | None:
@@ -114,87 +100,53 @@ def _nth(nodes: list[TreeNode], role: str, name: str, nth: int) -> TreeNode | No
     return matches[nth] if nth < len(matches) else None
 
 
-class ReferenceProgress:
-    """The position along a task's reference steps, moved by the actions carried out."""
+def act_on(action: Action, page: Page, step: int = 0, ok: bool = True) -> Act:
+    """The act `action` is on `page`: its element by role and name (unknown when the page does not hold it)."""
+    kind = action.kind.value
+    value = {"type": action.text, "goto": action.url, "press": action.keys, "stop": action.answer}.get(kind) or ""
+    element_id = str(action.element_id) if action.element_id is not None else ""
+    node = page.node(element_id) if element_id else None
+    if node is None:
+        return Act.of(step, kind, ok, element_id, value=value, known=not element_id)
+    return Act.of(step, kind, ok, element_id, node.role, node.name, value, nth=page.nth_of(node))
+
+
+class LiveProgress(ReferenceProgress):
+    """The position along a task's reference steps as the oracles follow it while the episode runs."""
 
     def __init__(self, steps: list[ReferenceStep]) -> None:
-        self.steps = steps
-        self.position = 0
-        self.target = 0  # the step the next action should do: the position, or a later step selection aimed at
-        self._pending: tuple[Action | None, int, Page] | None = None  # chosen action, position after it, page
-
-    def step(self, index: int) -> ReferenceStep | None:
-        return self.steps[index] if 0 <= index < len(self.steps) else None
-
-    @property
-    def next_step(self) -> ReferenceStep | None:
-        """The step the next action should do (None past the end)."""
-        return self.step(self.target)
-
-    def aim(self, index: int) -> None:
-        """Let the next action do step `index`, passing over the steps before it."""
-        self.target = max(self.position, index)
-
-    def why_none_chosen(self, uncovered: str) -> str:
-        """Aim back at the current step and say why no demonstration is chosen for it: the reference's stop is
-        next, or else `uncovered` (how the remaining steps went uncovered)."""
-        self.aim(self.position)
-        step = self.step(self.position)
-        if step is None or step.verb == "stop":
-            return f"the reference solution's next step is its stop ({step.text if step else 'none left'})"
-        return uncovered
-
-    def position_after(self, action: Action | None, page: Page) -> int:
-        """The position once `action`, chosen on `page`, is carried out."""
-        if action is None:
-            return self.position
-        for index in dict.fromkeys((self.position, self.target)):
-            step = self.step(index)
-            if step is None or step.verb == "stop":
-                continue
-            if does(action, step, page):
-                return index + 1
-            following = self.step(index + 1)
-            if step.verb == "clear" and following is not None and following.verb == "type":
-                if following.target == step.target and does(action, following, page):
-                    return index + 2  # typed straight into the field the solution clears first
-        return self.position
+        super().__init__(steps, values_count=False)
+        self._pending: tuple[str | None, Page] | None = None  # the chosen action's text and its frozen page
 
     def on_track(self, action_text: str, page: Page) -> bool:
         """Whether an action, chosen on `page`, would do the next step (the position's or the aimed one), or
-        clear the field that step types into (the replay policy clears a field before typing into it)."""
+        clear the field that step types into."""
         action = parsed(action_text)
         if action is None:
             return False
-        if self.position_after(action, page) > self.position:
+        act = act_on(action, page)
+        if self.position_after(act) > self.position:
             return True
         step = self.next_step
         found = page.element(step) if step is not None and step.verb in ("type", "clear") else None
-        return action.kind.value == "clear" and found is not None and action.element_id == found.node.node_id
+        return act.kind == "clear" and found is not None and act.element_id == found.node.node_id
 
     def chose(self, action_text: str | None, page: Page) -> None:
         """The action the policy chose on `page` (its text, when the policy knows it); it counts once carried out."""
-        action = parsed(action_text) if action_text else None
-        self._pending = (action, self.position_after(action, page), page.frozen())
+        self._pending = (action_text, page.frozen())
 
     def carried_out(self, step: Any) -> dict[str, Any] | None:
         """Move the position for what an episode step (`StepRecord`: its `action`, `ok` and, for a step of several
-        commands, `commands`) carried out of the chosen action. Returns the record of the move, or None."""
+        commands, `commands`) carried out. Returns the record of the move, or None."""
         pending, self._pending = self._pending, None
         before = self.position
         if pending is not None:
-            chosen, after, page = pending
+            _, page = pending
             for action, ok in executed(step):
                 if not ok or action is None:
                     break
-                same = chosen is not None and (chosen.kind, chosen.element_id) == (action.kind, action.element_id)
-                self.position = after if same and self.position == before else self.position_after(action, page)
-                self.target = self.position
+                self.advance(act_on(action, page))
         self.target = self.position
         if self.position == before:
             return None
         return {"done": [step.text for step in self.steps[before : self.position]], "position": self.position}
-
-    def record(self) -> dict[str, Any]:
-        step = self.step(self.position)
-        return {"position": self.position, "next": step.text if step else None, "of": len(self.steps)}

@@ -2,7 +2,7 @@
 
 In place of two-stage selection (no model call), before each step the model is shown
 the trajectory of the task's videos that covers most of the reference solution's next
-steps, by the steps' names (agent/oracles/coverage.py), from any of its steps on (the
+steps, by the steps' names (tasks/reference/coverage.py), from any of its steps on (the
 model reads the whole trajectory and finds its place in it); the one shown before is
 kept while it covers as many. When no trajectory covers the next reference step, the
 steps after it are tried in turn; when none covers any step up to the solution's stop,
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.oracles.coverage import covering
-from agent.oracles.progress import ReferenceProgress
 from foundation.records.trajectory import Trajectory
+from tasks.reference.coverage import covering
+from tasks.reference.progress import ReferenceProgress
 
 ORACLE = "selection oracle: the reference solution's next steps"
 CONTINUED = "continued"

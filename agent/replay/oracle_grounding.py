@@ -3,7 +3,7 @@
 In place of `Grounder` (similarity of names), `OracleGrounder` answers with the element
 of the reference solution's next step (agent/oracles/progress.py: found by role and
 name, in view, else in the whole page) when the demonstrated step stands for that step
-by the coverage rule (agent/oracles/coverage.py `step_match`: the same kind of action
+by the coverage rule (tasks/reference/coverage.py `step_match`: the same kind of action
 on an element of the same name, or on the tutorial's value where the task has its
 own; a `clear` in the solution counts as the typing after it). For a choice the
 option is the element, clicked as the solution clicks it. Any other demonstrated
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from agent.oracles.coverage import step_match
-from agent.oracles.progress import Page, ReferenceProgress
-from agent.oracles.reference import ReferenceStep
+from agent.oracles.progress import LiveProgress, Page
 from agent.replay.grounding import Grounding, PageView
 from evaluation.browser_env.ax_tree import TreeNode
 from foundation.records.trajectory import LabeledAction
+from tasks.reference.coverage import step_match
+from tasks.reference.steps import ReferenceStep
 
 
 def oracle_page(page: PageView) -> Page:
@@ -28,7 +28,7 @@ def oracle_page(page: PageView) -> Page:
     return Page(page.view, page.full, page.loaded_full)
 
 
-def stands_for(demonstrated: LabeledAction | None, progress: ReferenceProgress, intent: str) -> ReferenceStep | None:
+def stands_for(demonstrated: LabeledAction | None, progress: LiveProgress, intent: str) -> ReferenceStep | None:
     """The reference step whose element `demonstrated` is grounded on (the next one), or None when it does not
     stand for it."""
     step = progress.next_step
@@ -48,7 +48,7 @@ class OracleGrounder:
     is_oracle = True
 
     def __init__(self) -> None:
-        self.progress: ReferenceProgress | None = None
+        self.progress: LiveProgress | None = None
         self.demonstrated: LabeledAction | None = None
         self.intent = ""
 

@@ -5,7 +5,7 @@ In place of embedding selection, before each step:
   page, does the reference solution's next step (agent/oracles/progress.py), or
   clears the field that step types into;
 - otherwise a trajectory is chosen: of the task's trajectories that cover the
-  reference's next step from their first step on (agent/oracles/coverage.py: by the
+  reference's next step from their first step on (tasks/reference/coverage.py: by the
   steps' names), ranked by how many of the following reference steps they cover, the
   first whose first step, planned on this page by the replay's own grounding and
   values, does that reference step. When none covers the next reference step, the
@@ -22,17 +22,17 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from agent.oracles.coverage import covering
-from agent.oracles.progress import Page, ReferenceProgress
+from agent.oracles.progress import LiveProgress, Page
 from agent.replay.embedding_selection import CONTINUED, NONE_CHOSEN, RESELECTED
 from agent.replay.steps import Plan
 from foundation.records.trajectory import Trajectory
+from tasks.reference.coverage import covering
 
 PlanFirst = Callable[[Trajectory], "tuple[int, Plan | None]"]  # (first replayed step, its plan here or None)
 ORACLE = "selection oracle: the reference solution's next steps"
 
 
-def continued(trajectory: Trajectory, step_number: int, plan: Plan, progress: ReferenceProgress) -> dict[str, Any]:
+def continued(trajectory: Trajectory, step_number: int, plan: Plan, progress: LiveProgress) -> dict[str, Any]:
     step = progress.next_step
     reason = f"its step {step_number} ({plan.describe()}) does the reference's next step, {step.text if step else ''}"
     return {
@@ -47,7 +47,7 @@ def continued(trajectory: Trajectory, step_number: int, plan: Plan, progress: Re
 
 
 def select(
-    progress: ReferenceProgress,
+    progress: LiveProgress,
     trajectories: list[Trajectory],
     intent: str,
     plan_first: PlanFirst,

@@ -30,30 +30,30 @@ from typing import Any
 
 import numpy as np
 
+from agent.oracles.progress import LiveProgress
+from agent.oracles.switches import check_mode
+from agent.replay import oracle_selection
+from agent.replay.answers import is_question, read_answer
+from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, ranking_text
+from agent.replay.grounding import Grounder, PageView
+from agent.replay.oracle_grounding import OracleGrounder, oracle_page
+from agent.replay.steps import Plan, StepPlanner
+from agent.replay.values import intent_values
+from agent.replay.whole_video_by_embeddings import choose_by_embeddings
 from agent.videos.candidates import CandidateSource
 from agent.videos.demonstration import CONTINUED as SHOWN_CONTINUED
 from agent.videos.demonstration import SELECTED, WHOLE_VIDEO, Demonstration
-from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, ranking_text
 from agent.videos.modes import Mode, demonstration_mode
 from agent.videos.page import page_title
-from agent.replay.answers import is_question, read_answer
-from agent.replay.grounding import Grounder, PageView
-from agent.replay.steps import Plan, StepPlanner
-from agent.replay.values import intent_values
 from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
-from agent.replay.whole_video_by_embeddings import choose_by_embeddings
-from agent.replay import oracle_selection
-from agent.replay.oracle_grounding import OracleGrounder, oracle_page
-from agent.oracles.progress import ReferenceProgress
-from agent.oracles.reference import ReferenceSolutions
-from agent.oracles.switches import check_mode
-from foundation.errors import UserError
 from evaluation.browser_env.ax_tree import TreeNode
 from evaluation.browser_env.observation import Observation
 from evaluation.running.policy import PolicyStep
-from model_access.embeddings import Embedder
+from foundation.errors import UserError
 from foundation.records.trajectory import LabeledAction, Trajectory
+from model_access.embeddings import Embedder
 from settings import Settings
+from tasks.reference.solutions import ReferenceSolutions
 
 MEMO_LIMIT = 50_000  # names whose vectors stay in memory (about 75 MB at 384 floats each)
 POLICY_NOTE = "model-free baseline: replays a demonstration; not the VLM method"
@@ -105,7 +105,7 @@ class ReplayPolicy:
         self.first_shown: dict[str, int] = {}
         self.shown: list[dict[str, Any]] = []
         self.steps = 0
-        self.progress: ReferenceProgress | None = None  # along the reference solution, with an oracle on
+        self.progress: LiveProgress | None = None  # along the reference solution, with an oracle on
 
     # ---- the Policy protocol ----
 
@@ -118,7 +118,7 @@ class ReplayPolicy:
         self.planner.begin(task.intent, intent_values(task.intent))
         if self.references is not None:
             switch = "oracle.selection" if self.settings.oracle.selection else "oracle.grounding"
-            self.progress = ReferenceProgress(self.references.steps(task, switch))
+            self.progress = LiveProgress(self.references.steps(task, switch))
         if self.oracle_grounder is not None:
             self.oracle_grounder.progress = self.progress
         if self.mode is Mode.NONE:

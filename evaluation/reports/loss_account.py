@@ -3,22 +3,26 @@
     lost = lost_at(record, episode, reference_steps(solution.actions), tutorials)
     # {"stage": "covering_not_chosen", "evidence": {...}, "reason": "..."}
 
-The episode is compared with the task's reference solution step by step, in order
-(`episode_acts`: what each step acted on; clears, hovers and scrolls are not compared):
-a reference step is done by the first later act of the same kind on the same element
-(names agree, evaluation/running/trajectory_coverage.py) with the same value (a search term
-agrees when one holds the other's words). The first reference step not done is where the
-episode left the reference's route, and what happened there names the stage:
+The episode is followed along the task's reference solution by the one reference tracker
+(tasks/reference/progress.py: `episode_acts` gives what each step acted on; clears, hovers
+and scrolls of the reference only prepare the next step). The first reference step not
+done is where the episode left the reference's route, and what happened there names the
+stage. Which trajectories show that step is the one coverage engine's answer
+(tasks/reference/coverage.py: by names, a tutorial's value standing in for the task's),
+asked of the labeled trajectories of the videos the policy had (what it could use) and
+of those tutorials' ground-truth logs (what they show):
 
-- `wrong_value`: it acted on that step's field or menu with another value (or, where the
-  tutorial showed its own thing in place of the task's, on the tutorial's thing); or it did
+- `wrong_value`: it acted on that step's field or menu with another value; or it did
   every step and answered otherwise than the reference;
-- `no_covering_trajectory`: no trajectory of the videos the policy had demonstrates the
-  step (by the tutorials' logs), or the policy had no video at all;
-- `covering_not_chosen`: some do, but the policy followed none of them from there on;
+- `no_covering_trajectory`: not even the logs of the videos the policy had show the
+  step, or the policy had no video at all;
+- `mislabeled`: a tutorial's log shows it, but no labeled trajectory covers it (the labels
+  lost it: the ladder's labels oracle is the fix);
+- `covering_not_chosen`: labeled trajectories cover it, but the policy followed none of
+  them from there on (the selection oracle's rung);
 - `step_not_grounded`: it followed one, and the replay's records show that trajectory's step
-  did not ground on the page, or grounded on another element (its label may name the wrong
-  element: the evidence sets the label beside the log);
+  did not ground on the page, grounded on another element, or kept the tutorial's value where
+  the task has its own (the grounding oracle's rung; the evidence sets the label beside the log);
 - `evaluator`: the episode did every step of the reference, nothing else, and answered as it
   does, yet was scored failed;
 - `other`: the episode did every step but others too (which of them the evaluator objected to
@@ -35,24 +39,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evaluation.running.episode_acts import Act, episode_acts
+from evaluation.reports.indexed_tutorials import IndexedTutorials
+from evaluation.running.episode_acts import episode_acts
 from evaluation.running.task_record import TaskRecord
-from evaluation.running.trajectory_coverage import (
-    IGNORED_KINDS,
-    SAME,
-    Cover,
-    IndexedTutorials,
-    Step,
-    name_words,
-    names_agree,
-    ordinal,
-    url_path,
-)
+from tasks.reference.coverage import Cover, covering
+from tasks.reference.names import answers_agree, names_agree, normalise_name
+from tasks.reference.progress import OTHER_VALUE, Act, ReferenceProgress, does, nth_words
+from tasks.reference.steps import ReferenceStep
 
 STAGES = (
-    "no_covering_trajectory", "covering_not_chosen", "step_not_grounded", "wrong_value", "evaluator", "other",
-    "unknown",
+    "no_covering_trajectory", "mislabeled", "covering_not_chosen", "step_not_grounded", "wrong_value", "evaluator",
+    "other", "unknown",
 )  # fmt: skip
+# The oracle ladder's rung (cli/ladder.py) that replaces the stage a task was lost at; the other stages no oracle
+# replaces. The same-blame test holds the ladder's oracles and this account to it.
+RUNG_OF_STAGE = {"mislabeled": "labels", "covering_not_chosen": "selection", "step_not_grounded": "grounding"}
 _NEVER_REPLAYED = ("scroll", "hover", "drag")  # the replay skips these by design; a skip of them is no failure
 _SKIPPED = re.compile(r"^(?P<what>.*): does not ground here$")
 _CONTINUATION = re.compile(r"its step (?P<n>\d+) \((?P<what>.*)\) does not ground here")
@@ -66,7 +67,7 @@ def lost(stage: str, reason: str, **evidence: Any) -> dict[str, Any]:
 def lost_at(
     record: TaskRecord,
     episode: dict[str, Any] | None,
-    steps: list[Step] | None,
+    steps: list[ReferenceStep] | None,
     tutorials: IndexedTutorials | None,
     missing_reference: str = "no reference solution for this task",
     no_index: str = "no trajectory index to read",
@@ -79,27 +80,29 @@ def lost_at(
         if videos == []:
             return _no_videos(info)
         return lost("unknown", f"{missing_reference}, so its episode cannot be compared with one")
-    unnamed = [s for s in steps if s.kind in ("click", "type") and not s.name]
+    unnamed = [s for s in steps if s.verb in ("click", "type") and s.target is None]
     if unnamed:
         return lost("unknown", f"the reference solution's step {unnamed[0].number} ({unnamed[0].text}) names its "
                     "element by id, so the episode cannot be compared with it", reference_step=unnamed[0].number)
     acts = episode_acts(episode or {})
-    needed = [s for s in steps if s.kind not in IGNORED_KINDS and s.kind != "stop"]
+    progress = ReferenceProgress(steps)
     done: dict[int, int] = {}  # reference step number -> index of the act that did it
     start = 0
-    for step in needed:
-        found = next((i for i in range(start, len(acts)) if _does(acts[i], step)), None)
-        if found is None:
-            return _diverged(record, step, steps, acts, start, info, videos, tutorials, no_index)
-        done[step.number], start = found, found + 1
-    return _completed(record, steps, needed, acts, done)
+    for index, act in enumerate(acts):
+        for step in progress.advance(act):
+            if step.judged:
+                done[step.number], start = index, index + 1
+    stuck = progress.stuck_at
+    if stuck is not None:
+        return _diverged(record, stuck, steps, acts, start, info, videos, tutorials, no_index)
+    return _completed(record, steps, [s for s in steps if s.judged], acts, done)
 
 
 # ---- the episode did every step ---------------------------------------------------------------------
 
 
 def _completed(
-    record: TaskRecord, steps: list[Step], needed: list[Step], acts: list[Act], done: dict[int, int]
+    record: TaskRecord, steps: list[ReferenceStep], needed: list[ReferenceStep], acts: list[Act], done: dict[int, int]
 ) -> dict[str, Any]:
     used = set(done.values())
     last = max(used) if used else -1
@@ -107,14 +110,14 @@ def _completed(
     after = [act for i, act in extra if i > last]
     finished = acts[last].step if used else None
     nth = next((s for s in needed if s.nth), None)
-    stop = next((s for s in steps if s.kind == "stop"), None)
+    stop = next((s for s in steps if s.verb == "stop"), None)
     answer = str(record.answer or "")
     besides = f" (with {len(extra)} other action(s) besides, first at step {extra[0][1].step})" if extra else ""
     if stop is not None and stop.value.strip() and not answers_agree(stop.value, answer):
         if nth is not None:
             return lost("unknown", f"the episode did every step of the reference solution{besides} and answered "
                         f"{answer!r} where it answers {stop.value!r}, but its step {nth.number} names "
-                        f"{_nth_words(nth)}, and the records do not say which of them was used",
+                        f"{nth_words(nth)}, and the records do not say which of them was used",
                         reference_step=nth.number)  # fmt: skip
         return lost("wrong_value", f"the episode did every step of the reference solution{besides} but answered "
                     f"{answer!r} where the reference answers {stop.value!r}", step=_stop_step(acts),
@@ -128,7 +131,7 @@ def _completed(
                     step=first[0].step, element=first[0].describe())  # fmt: skip
     if nth is not None:
         return lost("unknown", f"the episode did every step of the reference solution and nothing else, but its "
-                    f"step {nth.number} names {_nth_words(nth)}, and the records do not say which of them was used",
+                    f"step {nth.number} names {nth_words(nth)}, and the records do not say which of them was used",
                     reference_step=nth.number)  # fmt: skip
     failing = [v for v in record.verdicts or [] if v.get("status") == "failed"]
     judged = ", ".join(f"{v.get('eval_type')}" + (f": {v['message']}" if v.get("message") else "") for v in failing)
@@ -137,23 +140,13 @@ def _completed(
                 element=", ".join(str(v.get("eval_type")) for v in failing) or None)  # fmt: skip
 
 
-def answers_agree(reference: str, answer: str) -> bool:
-    """Whether an answer holds every word and number of the reference answer (case and punctuation aside)."""
-    wanted = _answer_tokens(reference)
-    return bool(wanted) and wanted <= _answer_tokens(answer) or (not wanted and not answer.strip())
-
-
-def _answer_tokens(text: str) -> set[str]:
-    return set(re.findall(r"\d+(?:\.\d+)?|[^\W\d_]+", text.casefold()))
-
-
 # ---- where the episode left the reference --------------------------------------------------------
 
 
 def _diverged(
     record: TaskRecord,
-    step: Step,
-    steps: list[Step],
+    step: ReferenceStep,
+    steps: list[ReferenceStep],
     acts: list[Act],
     start: int,
     info: dict[str, Any],
@@ -169,9 +162,7 @@ def _diverged(
         return lost("unknown", f"the episode never did {needed}; its step {anonymous.step} acted on element "
                     f"[{anonymous.element_id}], which its records do not name", step=anonymous.step,
                     reference_step=step.number)  # fmt: skip
-    intent = str(record.intent or "")
-    covers = tutorials.covering(step, steps, intent, videos) if tutorials is not None and videos else []
-    wrong = _other_value(step, window, covers)
+    wrong = _other_value(step, window)
     if wrong is not None:
         return wrong
     if videos == []:
@@ -179,8 +170,11 @@ def _diverged(
     if tutorials is None:
         return lost("unknown", f"the episode never did {needed}; with {no_index}, which trajectories demonstrate it "
                     "is not known", reference_step=step.number, element=step.describe())
+    intent = str(record.intent or "")
+    remaining = steps[steps.index(step):]
+    covers = covering(tutorials.trajectories(videos or []), remaining, intent, from_start=False)
     if not covers:
-        return _not_covered(record, step, steps, needed, videos or [], tutorials)
+        return _not_covered(record, step, remaining, needed, videos or [], tutorials)
     reached: dict[str, int] = {}  # trajectory -> the furthest of its steps carried out before the window
     for act in acts[:start]:
         if _shown(act) and _demonstrated(act):
@@ -211,52 +205,56 @@ def _diverged(
     return _not_chosen(step, needed, window, covers, shown, carrying[0][1] if carrying else None)
 
 
-def _other_value(step: Step, window: list[Act], covers: list[Cover]) -> dict[str, Any] | None:
+def _other_value(step: ReferenceStep, window: list[Act]) -> dict[str, Any] | None:
     """wrong_value when an act did the step's field or menu with another value."""
-    menus = {cover.truth.name for cover in covers if cover.truth.kind == "select"}
     for act in window:
-        if not act.ok:
+        if does(act, step) != OTHER_VALUE:
             continue
-        same_field = step.kind == "type" and act.kind == "type" and act.known and names_agree(act.name, step.name)
-        same_menu = step.kind == "select" and act.kind == "select" and any(names_agree(act.name, m) for m in menus)
-        if same_field or same_menu:
-            what = "typed" if step.kind == "type" else "chose"
-            substitutions = (act.extra.get("replayed") or {}).get("substitutions")
-            filled = "; the replay put no task value in its place" if "replayed" in act.extra and not substitutions \
-                else ""  # fmt: skip
-            return lost("wrong_value", f"at step {act.step} the episode {what} {act.value!r} in {act.role} "
-                        f"{act.name!r} where step {step.number} of the reference solution has {step.value!r}{filled}",
-                        step=act.step, reference_step=step.number, trajectory_id=_shown(act), element=act.name,
-                        expected=step.value, given=act.value, substitutions=substitutions)  # fmt: skip
+        what = "typed" if act.kind == "type" else "chose"
+        substitutions = (act.extra.get("replayed") or {}).get("substitutions")
+        filled = "; the replay put no task value in its place" if "replayed" in act.extra and not substitutions \
+            else ""  # fmt: skip
+        expected = step.chosen or step.value
+        return lost("wrong_value", f"at step {act.step} the episode {what} {act.value!r} in {act.role} "
+                    f"{act.name!r} where step {step.number} of the reference solution has {expected!r}{filled}",
+                    step=act.step, reference_step=step.number, trajectory_id=_shown(act), element=act.name,
+                    expected=expected, given=act.value, substitutions=substitutions)  # fmt: skip
     return None
 
 
 def _not_covered(
-    record: TaskRecord, step: Step, steps: list[Step], needed: str, videos: list[str], tutorials: IndexedTutorials
+    record: TaskRecord,
+    step: ReferenceStep,
+    remaining: list[ReferenceStep],
+    needed: str,
+    videos: list[str],
+    tutorials: IndexedTutorials,
 ) -> dict[str, Any]:
+    """No labeled trajectory of `videos` covers `step`: mislabeled when a tutorial's log shows it."""
     intent = str(record.intent or "")
-    unlogged = [v for v in videos if v in tutorials.videos and tutorials.videos[v].log is None]
+    shown = covering(tutorials.truths(videos), remaining, intent, from_start=False)
+    if shown:
+        truth = shown[0]
+        return lost("mislabeled", f"the episode never did {needed}; the log of {truth.trajectory.video_id} shows it "
+                    f"({truth.label} at {truth.trajectory.actions[truth.start].start_s:.1f} s), but no labeled "
+                    f"trajectory of the index {tutorials.source} covers it: the labels lost it",
+                    reference_step=step.number, element=step.describe(), videos=videos,
+                    truth=truth.label)  # fmt: skip
+    unlogged = tutorials.unlogged(videos)
     if unlogged:
         return lost("unknown", f"the episode never did {needed}; no logged tutorial demonstrates it, and "
                     f"{', '.join(unlogged)} have no ground-truth log ({tutorials.videos[unlogged[0]].log_path}), so "
                     "whether they do is not known", reference_step=step.number, element=step.describe())
-    shown = tutorials.demonstrations(step, steps, intent, videos)
     own = [v for v in _task_videos(record) if v not in videos]
-    if shown:
-        action = shown[0][0]
-        why = (f"the log of {action.video_id} shows it ({action.describe()}), but no labeled action of the index lies "
-               f"there (within {tutorials.tolerance_s:g} s): the labeler missed it")  # fmt: skip
-    elif own:
-        why = f"its tutorial {', '.join(own)} is not among them (not in the index {tutorials.source})"
-    else:
-        why = "no tutorial's log shows it"
+    why = (f"its tutorial {', '.join(own)} is not among them (not in the index {tutorials.source})" if own
+           else "no tutorial's log shows it")  # fmt: skip
     return lost("no_covering_trajectory", f"the episode never did {needed}, and no trajectory of the videos it had "
                 f"({', '.join(videos)}) demonstrates it: {why}", reference_step=step.number, element=step.describe(),
                 videos=videos, missing_tutorials=own or None)  # fmt: skip
 
 
 def _not_chosen(
-    step: Step,
+    step: ReferenceStep,
     needed: str,
     window: list[Act],
     covers: list[Cover],
@@ -289,7 +287,7 @@ def _not_chosen(
 
 
 def _not_grounded(
-    step: Step,
+    step: ReferenceStep,
     needed: str,
     window: list[Act],
     first: Act,
@@ -309,12 +307,14 @@ def _not_grounded(
     carried = [act for act in following if _demonstrated(act) == position + 1 and act.kind != "clear" and act.ok]
     if carried:
         act = carried[-1]
-        if cover.how != SAME and act.kind == step.kind and (step.kind == "select" or act.role == step.role):
-            return lost("wrong_value", f"at step {act.step} the replay carried out {tid}'s step {position + 1} "
-                        f"({cover.label}) on {act.describe()}: the task's own {step.value or step.name!r} was not put "
-                        f"in place of the tutorial's {cover.truth.value or cover.truth.name!r}", step=act.step,
-                        element=act.name or act.value, expected=step.value or step.name, given=act.value or act.name,
-                        **base)  # fmt: skip
+        if not cover.first_exact and act.kind == step.kind and (step.kind == "select" or act.role == step.role):
+            # The grounding oracle grounds a stand-in on the task's own element: its rung replaces this.
+            shown = cover.trajectory.actions[position]
+            own = step.chosen or step.value or step.name
+            return lost("step_not_grounded", f"at step {act.step} the replay carried out {tid}'s step {position + 1} "
+                        f"({cover.label}) on {act.describe()}: the task's own {own!r} was not put in place of the "
+                        f"tutorial's {shown.text or shown.target!r}", step=act.step, element=cover.label,
+                        grounded_on=act.describe(), expected=own, given=act.value or act.name, **base)  # fmt: skip
         note = _label_note(tutorials, tid, position)
         return lost("step_not_grounded", f"the episode never did {needed}; at step {act.step} the replay grounded "
                     f"{tid}'s step {position + 1} ({cover.label}) on {act.describe()}{note}", step=act.step,
@@ -364,18 +364,16 @@ def _skipped_number(act: Act, what: str) -> int:
 
 
 def _label_evidence(tutorials: IndexedTutorials, tid: str, position: int) -> dict[str, Any]:
-    labeled = tutorials.labeled_at(tid, position)
-    video = tutorials.video_of(tid)
-    truth = tutorials.truth_of(video, labeled) if labeled is not None and video is not None else None
+    labeled, truth = tutorials.labeled_at(tid, position), tutorials.truth_of(tid, position)
     if labeled is None or truth is None:
         return {}
-    agrees = label_agrees(labeled.target, truth.name)
+    agrees = label_agrees(labeled.target, truth.target)
     return {"label": labeled.describe(), "truth": truth.describe(), "label_agrees": agrees}
 
 
 def label_agrees(label: str, truth: str) -> bool:
     """A label names the logged element: the names agree, or the label is the start of it (a name cut short)."""
-    words, whole = name_words(label, numbers=True), name_words(truth, numbers=True)
+    words, whole = normalise_name(label).split(), normalise_name(truth).split()
     return not truth or names_agree(label, truth) or (len(words) >= 2 and whole[: len(words)] == words)
 
 
@@ -387,32 +385,6 @@ def _label_note(tutorials: IndexedTutorials, tid: str, position: int) -> str:
 
 
 # ---- records -----------------------------------------------------------------------------------------
-
-
-def _does(act: Act, step: Step) -> bool:
-    if not act.ok or act.kind != step.kind:
-        return False
-    # Both names come from the same kind of page tree: numbers count ("Page 2" is not "Page 3").
-    if step.kind == "select":
-        return names_agree(act.value, step.value, numbers=True)
-    if step.kind == "goto":
-        return url_path(act.value) == url_path(step.value)
-    if step.kind == "press":
-        return act.value.casefold() == step.value.casefold()
-    if not act.known or (step.role and act.role != step.role) or not names_agree(act.name, step.name, numbers=True):
-        return False
-    return step.kind != "type" or values_agree(act.value, step.value, "search" in f"{step.role} {step.name}".lower())
-
-
-def values_agree(typed: str, wanted: str, search: bool) -> bool:
-    """Typed text as the reference's (spacing and case aside); in a search field, one holding the other's words."""
-    a, b = " ".join(typed.split()).casefold(), " ".join(wanted.split()).casefold()
-    if a == b:
-        return True
-    if not search:
-        return False
-    words_a, words_b = set(re.findall(r"\w+", a)), set(re.findall(r"\w+", b))
-    return bool(words_a and words_b) and (words_a <= words_b or words_b <= words_a)
 
 
 def _shows_demonstrations(window: list[Act], info: dict[str, Any]) -> bool:
@@ -449,7 +421,7 @@ def _videos_available(info: dict[str, Any], tutorials: IndexedTutorials | None) 
     return list(tutorials.videos) if tutorials is not None else None
 
 
-def _no_videos(info: dict[str, Any], step: Step | None = None) -> dict[str, Any]:
+def _no_videos(info: dict[str, Any], step: ReferenceStep | None = None) -> dict[str, Any]:
     if info.get("mode") == "none":  # the --no-videos ablation: nothing was lost by indexing or selection
         return lost("other", f"the run showed no demonstrations: {info.get('reason') or 'videos are off'}",
                     reference_step=step.number if step else None)
@@ -466,7 +438,3 @@ def _task_videos(record: TaskRecord) -> list[str]:
 
 def _stop_step(acts: list[Act]) -> int | None:
     return next((act.step for act in reversed(acts) if act.kind == "stop"), None)
-
-
-def _nth_words(step: Step) -> str:
-    return f"the {ordinal(step.nth + 1)} {step.role} {step.name!r} of several"

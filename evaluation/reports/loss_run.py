@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from foundation.errors import UserError
+from evaluation.reports.indexed_tutorials import INDEX_DB, IndexedTutorials
 from evaluation.reports.loss_account import STAGES, lost_at
-from evaluation.running.policies.solutions import Solutions, load_solutions
 from evaluation.running.run_records import RUN_FILE, TASKS_DIR, read_json
 from evaluation.running.task_record import TaskRecord, iter_records
-from evaluation.running.trajectory_coverage import INDEX_DB, IndexedTutorials, reference_steps
+from foundation.errors import UserError
+from tasks.reference.solutions import Solutions, load_solutions
+from tasks.reference.steps import reference_steps
 
 EPISODE_FILE = "episode.json"
 

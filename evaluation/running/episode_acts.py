@@ -1,4 +1,4 @@
-"""What each step of a recorded episode did, in the terms of a reference solution: kind, element, value.
+"""What each step of a recorded episode did, as the reference tracker's acts (tasks/reference/progress.py).
 
 An episode records actions by element id (`click [1383]`); the element behind the id is
 read from the records, in this order: where the replay policy grounded it
@@ -12,46 +12,13 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from evaluation.browser_env.actions import ActionParseError, parse_action
+from tasks.reference.progress import Act
 
 _NODE = re.compile(r"\[(\d+)\]\s+([A-Za-z]\w*)\s+('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
 _SCRIPTED = re.compile(r"^([A-Za-z]\w*)\s+('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")(?::nth\(\d+\))?\s*->\s*\[(\d+)\]")
-MENU_ROLES = frozenset({"combobox", "listbox"})
-ACTING_KINDS = frozenset({"click", "type", "select", "goto", "press", "go_back", "go_forward", "new_tab",
-                          "close_tab", "tab_focus"})  # fmt: skip
-
-
-@dataclass
-class Act:
-    """One action an episode carried out."""
-
-    step: int  # the episode step (1-based)
-    kind: str  # click, type, select, clear, hover, scroll, goto, press, stop, ... ("none": no readable action)
-    ok: bool
-    element_id: str = ""
-    role: str = ""
-    name: str = ""
-    known: bool = True  # False: an element action whose element the records do not name
-    value: str = ""  # typed text, chosen option, address, keys or answer
-    extra: dict[str, Any] = field(default_factory=dict)  # the step's policy info
-
-    @property
-    def acting(self) -> bool:
-        """Whether it could change what the task is judged on (not a scroll, hover, clear or failed step)."""
-        return self.ok and self.kind in ACTING_KINDS
-
-    def describe(self) -> str:
-        element = f"{self.role} {self.name!r}" if self.known and self.role else f"[{self.element_id}]"
-        if self.kind == "type":
-            return f"type {self.value!r} into {element}"
-        if self.kind == "select":
-            return f"choose {self.value!r} in {element}" if self.role in MENU_ROLES else f"choose {self.value!r}"
-        if self.kind in ("goto", "press", "stop"):
-            return f"{self.kind} [{self.value}]"
-        return f"{self.kind} {element}" if self.element_id else self.kind
 
 
 def episode_acts(episode: dict[str, Any]) -> list[Act]:
@@ -79,15 +46,8 @@ def _act(step: dict[str, Any], text: str | None, extra: dict[str, Any], known: d
     value = {"type": action.get("text"), "goto": action.get("url"), "press": action.get("keys"),
              "stop": action.get("answer")}.get(kind) or ""  # fmt: skip
     element_id = str(action.get("element_id") or "")
-    act = Act(number, kind, ok, element_id, value=value, extra=extra)
-    if element_id:
-        role, name = known.get(element_id, ("", ""))
-        act.role, act.name, act.known = role, name, bool(role)
-        if kind == "type" and role in MENU_ROLES:
-            act.kind = "select"
-        elif kind == "click" and role == "option":
-            act.kind, act.value = "select", name
-    return act
+    role, name = known.get(element_id, ("", "")) if element_id else ("", "")
+    return Act.of(number, kind, ok, element_id, role, name, value, known=not element_id or bool(role), extra=extra)
 
 
 def _parsed(text: str) -> dict[str, Any] | None:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.oracles.coverage import covering
-from agent.oracles.reference import ReferenceSolutions
+from tasks.reference.coverage import covering
+from tasks.reference.solutions import ReferenceSolutions
 from evaluation.running.runner import RunSpec, default_run_dir, run
 from foundation.errors import UserError
 from processing.artifacts import VideoArtifacts, read_json
@@ -101,7 +101,7 @@ def test_oracle_labels_say_in_one_line_when_a_video_has_no_log(tmp_path, test_se
 
 
 def test_the_reference_walked_through_the_tutorial_names_its_covering_trajectories(oracle_settings) -> None:
-    from agent.oracles.coverage import cover_chain
+    from tasks.reference.coverage import cover_chain
 
     settings, _ = oracle_settings
     tasks = tasks_by_key(settings)
@@ -119,7 +119,7 @@ def test_the_reference_walked_through_the_tutorial_names_its_covering_trajectori
 
 
 def test_a_tutorials_value_stands_in_for_the_tasks_but_a_pages_own_label_does_not() -> None:
-    from agent.oracles.coverage import EXACT, STANDING_IN, names_match
+    from tasks.reference.names import EXACT, STANDING_IN, names_match
 
     science = "Show me the top posts of all time in the science forum."
     assert names_match("My Acount", "My Account", science) == EXACT  # a letter lost to OCR

@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.processing.pipeline_helpers import config_file, run_cli
 
 from processing.plugins import LABELERS
+from tests.processing.pipeline_helpers import config_file, run_cli
 
 pytestmark = [
     pytest.mark.skipif("ocr" not in LABELERS, reason="the OCR labeler is not registered yet"),
@@ -68,6 +68,16 @@ def test_the_demo_ends_with_the_paired_comparison_of_its_two_runs(demo_runs) -> 
     whole, selection = passed.values()
     assert (int(helped.group(1)), int(hurt.group(1))) == (len(selection - whole), len(whole - selection))
     assert out.rstrip().splitlines()[-1].startswith("one row per (run, sample, task):")  # it ends with it
+
+
+def test_the_ladders_oracles_and_the_loss_account_blame_the_same_stage_on_the_demos_runs(demo_runs) -> None:
+    from tests.evaluation.reports.same_blame import blame_pairs
+
+    settings, (code, out, err), _ = demo_runs
+    assert code == 0, out[-3000:] + err[-3000:]
+    pairs = [pair for folder in ("demo-replay-selection-quick", "demo-replay-whole-video-quick")
+             for pair in blame_pairs(settings.paths.runs_dir / folder)]  # fmt: skip
+    assert [pair for pair in pairs if not pair.agrees] == []
 
 
 def test_a_second_demo_reuses_the_recording_the_processing_and_the_finished_tasks(demo_runs) -> None:

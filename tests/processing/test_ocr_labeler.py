@@ -7,9 +7,10 @@ from dataclasses import replace
 import pytest
 
 from foundation.errors import UserError
-from processing.labeling_accuracy import ground_truth_actions, names_agree, score_actions
+from processing.labeling_accuracy import ground_truth_actions, score_actions
 from processing.ocr_labeler.labeler import OcrLabeler
 from processing.plugins import create_labeler
+from tasks.reference.names import names_agree
 from tests.processing.ocr_clips import CLIPS, record_clip
 
 

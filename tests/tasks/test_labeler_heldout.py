@@ -8,9 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from tasks.labeler_recordings.heldout.recorder import FPS, record_all
-from processing.labeling_accuracy import ground_truth_actions, names_agree, score_actions
+from processing.labeling_accuracy import ground_truth_actions, score_actions
 from processing.ocr_labeler.labeler import OcrLabeler
+from tasks.labeler_recordings.heldout.recorder import FPS, record_all
+from tasks.reference.names import names_agree
 
 NAME = "settings-profile"  # two fields typed (I-beam pointer), a save with a spinner and a toast
 

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from cli.main import main
-from evaluation.running.policies.solutions import load_solutions
+from tasks.reference.solutions import load_solutions
 from evaluation.running.task_record import iter_records
 from evaluation.running.runner import RunSpec, run
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set

@@ -16,8 +16,8 @@ from typing import Any
 
 from foundation.errors import UserError
 from evaluation.browser_env.observation import Observation
-from evaluation.running.policies.solutions import Solution, Solutions, load_solutions
-from evaluation.running.policies.targets import find_node, parse_target
+from tasks.reference.solutions import Solution, Solutions, load_solutions
+from tasks.reference.targets import find_node, parse_target
 from evaluation.running.policy import PolicyStep
 from settings import Settings
 from tasks.placeholders import PlaceholderValues, fill_placeholders, unfilled_message

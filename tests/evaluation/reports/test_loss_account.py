@@ -4,7 +4,7 @@ One real run of the replay baseline (runner, Chromium, sandbox sites, evaluators
 tasks, each built to fail at a known stage, with an index made from two recorded tutorials'
 ground-truth actions (tests/agent/replay_helpers.py):
 - a missing tutorial: a forum task whose tutorial (forum_browse_sort) is not in the index;
-- a wrong label: the order-history tutorial's click on "Page 2" labeled "2", as the OCR
+- a short label: the order-history tutorial's click on "Page 2" labeled "2", as the OCR
   labeler read it in the demo, for the task that needs that click (shop:23): the replay
   follows the trajectory that holds it, and the label does not ground on the page;
 - a missing value: the search task worded so that its search term is no value the replay
@@ -22,21 +22,23 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.agent.replay_helpers import ground_truth_index
 
 from cli.main import main
+from evaluation.reports.command import report
 from evaluation.reports.comparison import compare
 from evaluation.reports.comparison_text import comparison_text
+from evaluation.reports.indexed_tutorials import IndexedTutorials
 from evaluation.reports.loss_account import lost_at
-from evaluation.reports.command import report
 from evaluation.reports.report import write_run_outputs
-from evaluation.running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
-from evaluation.running.task_record import TaskRecord
 from evaluation.reports.run_groups import group_configurations
+from evaluation.running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
 from evaluation.running.runner import RunSpec, run
-from evaluation.running.trajectory_coverage import IndexedTutorials, reference_steps
+from evaluation.running.task_record import TaskRecord
 from settings.schema import ReportSettings
 from tasks.loading import SANDBOX_CONFIGS_DIR
+from tasks.reference.coverage import covering
+from tasks.reference.steps import reference_steps
+from tests.agent.replay_helpers import ground_truth_index
 
 ORDERS, SEARCH = "shop_order_history", "shop_search_sort"
 PAGE_TWO = 3  # the place of the click on "Page 2" in the order-history tutorial's log
@@ -100,8 +102,10 @@ def test_each_built_failure_is_accounted_to_the_stage_it_was_built_to_fail_at(bu
     assert label["stage"] == "step_not_grounded", label
     evidence = label["evidence"]
     assert evidence["trajectory_id"].startswith(f"{ORDERS}/") and evidence["reference_step"] == 3
-    assert evidence["label"] == 'click "2"' and "'Page 2'" in evidence["truth"] and evidence["label_agrees"] is False
-    assert "its label reads" in label["reason"]
+    # "2" agrees with "Page 2" by the labels' rule (one inside the other): the label is not wrong, the grounding
+    # of so short a name is (the grounding oracle's rung).
+    assert evidence["label"] == 'click "2"' and '"Page 2"' in evidence["truth"] and evidence["label_agrees"] is True
+    assert "its label reads" not in label["reason"]
 
     value = found["built:6"]["lost_at"]
     assert value["stage"] == "wrong_value", value
@@ -121,6 +125,17 @@ def test_each_built_failure_is_accounted_to_the_stage_it_was_built_to_fail_at(bu
     with (tmp_path / "report" / "tasks.csv").open() as handle:
         stages = {row["task_key"]: row["lost_at"] for row in csv.DictReader(handle)}
     assert stages == {"built:36": "no_covering_trajectory", "built:23": "step_not_grounded", "built:6": "wrong_value"}
+
+
+def test_the_ladders_oracles_and_the_account_blame_the_same_stage(built_run) -> None:
+    from tests.evaluation.reports.same_blame import blame_pairs
+
+    pairs = blame_pairs(built_run)
+    assert {pair.task_key for pair in pairs} == {"built:36", "built:23", "built:6"}
+    assert [pair for pair in pairs if not pair.agrees] == []
+    by_key = {pair.task_key: pair for pair in pairs}
+    assert (by_key["built:23"].account_rung, by_key["built:23"].oracle_rung) == ("grounding", "grounding")
+    assert by_key["built:36"].oracle_rung is None  # its tutorial is not in the index: no oracle brings it back
 
 
 # ---- the other stages, from records ----------------------------------------------------------------------
@@ -219,7 +234,7 @@ def test_what_the_records_cannot_decide_is_unknown_and_no_video_is_no_covering_t
     assert nothing["stage"] == "no_covering_trajectory" and "not in the index" in nothing["reason"]
 
 
-def test_a_tutorial_thing_stands_for_the_tasks_own_but_never_on_a_first_step(tmp_path) -> None:
+def test_a_tutorial_value_stands_for_the_tasks_own_but_a_page_label_does_not(tmp_path) -> None:
     actions = [{"type": "click", "target": name, "role": "link", "text": "", "start_s": t, "end_s": t + 0.5}
                for name, t in (("Forums", 1.0), ("history", 3.0))]  # fmt: skip
     (tmp_path / "forum.actions.json").write_text(json.dumps({"actions": actions}))
@@ -228,11 +243,13 @@ def test_a_tutorial_thing_stands_for_the_tasks_own_but_never_on_a_first_step(tmp
         [{"video_id": "forum", "path": str(tmp_path / "forum.mp4")}],
         [{"trajectory_id": "forum/0-1", "video_id": "forum", "span": [0, 1], "actions": steps_of}], 1.0,
     )  # fmt: skip
+    intent = "Show me the science forum."
     steps = reference_steps(["click [link 'Forums']", "click [link 'science']"])
-    (cover,) = tutorials.covering(steps[1], steps, "Show me the science forum.", ["forum"])
-    assert (cover.trajectory_id, cover.position, cover.truth.name) == ("forum/0-1", 1, "history")
-    first = reference_steps(["click [link 'science']"])  # named in the intent, but first: nothing stands in for it
-    assert tutorials.covering(first[0], first, "Show me the science forum.", ["forum"]) == []
+    (cover,) = covering(tutorials.trajectories(["forum"]), steps[1:], intent, from_start=False)
+    assert (cover.trajectory_id, cover.position, cover.first_exact) == ("forum/0-1", 1, False)
+    assert tutorials.truth_of("forum/0-1", 1).target == "history"
+    label = reference_steps(["click [link 'Alphabetical']"])  # a page's own label: no tutorial value stands for it
+    assert covering(tutorials.trajectories(["forum"]), label, "Sort the forums alphabetically.", False) == []
 
 
 def test_the_report_counts_stages_per_run_and_shows_where_failures_moved(tmp_path, capsys) -> None:

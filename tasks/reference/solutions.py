@@ -10,6 +10,9 @@ stem). A value is the list of actions, or an object with `actions` and, for
 factual-retention tasks, the `intermediate_answer`. In a folder, a bare id in
 `<source>.json` belongs to the tasks of that config source first; elsewhere it matches
 any task with that id, unless several files claim it.
+
+`ReferenceSolutions` is how the oracles, the ladder and the reports read them as
+reference steps (`oracle.solutions`, default the sandbox's), placeholders filled.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from foundation.errors import UserError
+from settings import Settings
+from tasks.placeholders import PlaceholderValues, fill_placeholders
+from tasks.reference.steps import ReferenceStep, reference_steps
 
 
 @dataclass(frozen=True)
@@ -88,3 +94,33 @@ def _read(file: Path) -> dict[str, Solution]:
             raise UserError(f"solution {origin}: intermediate_answer must be a string")
         solutions[str(key)] = Solution(list(actions), answer, origin)
     return solutions
+
+
+class ReferenceSolutions:
+    """The reference solutions the oracles read (`oracle.solutions`, default the sandbox's), loaded once."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.path = Path(settings.oracle.solutions).expanduser() if settings.oracle.solutions else bundled_solutions()
+        self.solutions: Solutions = load_solutions(self.path)
+        self.placeholders = PlaceholderValues(settings)
+
+    def steps(self, task: Any, switch: str) -> list[ReferenceStep]:
+        """The reference steps of `task`; UserError, naming `switch`, when it has none."""
+        solution = self.solutions.find(task.source, task.task_id)
+        if solution is None:
+            raise UserError(
+                f"{switch} is on but task {task.key} has no reference solution in {self.path}; the oracles need "
+                "ground truth, which the sandbox tasks have (or point oracle.solutions at yours)"
+            )
+        filled = fill_placeholders(solution.actions, self.placeholders)
+        if filled.unfilled:
+            raise UserError(f"reference solution {solution.origin} names __{sorted(filled.unfilled)[0]}__, which "
+                            "has no URL: set that environment variable")  # fmt: skip
+        return reference_steps(filled.value)
+
+
+def bundled_solutions() -> Path:
+    """The sandbox tasks' solutions, beside their configs."""
+    from tasks.loading import SANDBOX_CONFIGS_DIR
+
+    return SANDBOX_CONFIGS_DIR.parent / "solutions"

@@ -1,51 +1,37 @@
-"""Which indexed trajectories cover a task's reference solution, by names alone (no page needed).
+"""Which trajectories cover a task's reference solution, by names alone (no page needed): the one coverage engine.
 
-A demonstration covers reference steps when its steps, in order, name what those
-steps do. The comparison, step by step:
-- the demonstration's scrolls, hovers and drags are left out (the replay policy does
-  not carry them out), and an Enter pressed right after typing is part of the typing;
+A demonstration covers reference steps when its steps, in order, do what those steps do:
+- the demonstration's scrolls, hovers, drags and pauses are left out (the replay policy
+  does not carry them out), and an Enter pressed right after typing is part of the typing;
 - the reference's `clear` of a field is part of the typing that follows into it (the
   replay clears a field on its own), and its `stop` ends what can be covered;
 - a demonstrated click matches a reference click; a demonstrated choice (`select`)
-  matches a reference click on an option (or typing into a menu), compared by the
-  option chosen; typing matches typing, compared by the field's name (the typed
-  text is the task's, put in by the policy); keys and addresses must be the same;
-- names match (`names_match`) when they agree as labels are scored
-  (processing/labeling_accuracy.py: equal, one inside the other, or half their words
-  shared) or are one or two letters apart (an OCR misreading): an exact match; or,
-  standing in, when the reference's name is a value the task names and the
-  demonstrated one is a value it does not name, of the same shape (`shape`: a star
-  rating, a number, one word written as a value rather than a label, such as
-  a forum ("history", "DIY", not "Alphabetical"), a title of four or more words
-  such as a product or a post; for a choice also a short capitalised name such as a
-  colour or a size): the tutorial's value in the place where the task has its own.
-  A task names a value when all its words stand in the intent, or, for a title, its
-  first three (a product named short); a rating also as "5-star".
+  matches a reference choice (a click on an option, or typing into a menu), compared by
+  the option chosen; typing matches typing, compared by the field's name (the typed text
+  is the task's, put in by the policy); keys and addresses must be the same;
+- names match as `tasks/reference/names.py` says: EXACT (they agree as labels are
+  scored, or are one misreading apart) or STANDING_IN (the tutorial's value in the place
+  where the task has its own).
 
-`covering` ranks a task's trajectories by how many of the reference's next steps they
-cover in a row (from their first step: what the replay policy follows; or from any of
-their steps: what a model shown the whole trajectory can use), then by how many of
-those are exact matches, then the fewest steps, then the index's order.
-`cover_chain` walks a whole reference solution through them (which trajectory covers
-which steps, and which steps none covers).
+`covering` ranks trajectories by how many of the reference's next steps they cover in a
+row (from their first step: what the replay policy follows; or from any of their steps:
+what a model shown the whole trajectory can use), then by how many of those are exact
+matches, then the fewest steps, then the order given (the index's). `cover_chain` walks a
+whole reference solution through them. The same rules judge labeled trajectories (what
+the index holds) and a tutorial's ground-truth log (`truth_trajectory`: what it shows).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Any
 
-from agent.oracles.reference import ReferenceStep
-from processing.labeling_accuracy import names_agree, normalise_name
 from foundation.records.trajectory import LabeledAction, Trajectory
+from tasks.reference.names import EXACT, names_match, same_address
+from tasks.reference.steps import ReferenceStep
 
-NOT_REPLAYED = frozenset({"scroll", "hover", "drag"})
+NOT_REPLAYED = frozenset({"scroll", "hover", "drag", "wait", "idle", "wander"})
 CLICKS = frozenset({"click", "right_click"})
-SPELLING = 0.9  # names this alike letter by letter are one name misread
-LONG_NAME_WORDS = 4  # a name this long (a product, a post title) is named by its first words
-NAMED_BY_FIRST_WORDS = 3
 
 
 def demonstrated_steps(actions: list[LabeledAction]) -> list[int]:
@@ -73,13 +59,9 @@ def reference_steps_to_cover(steps: list[ReferenceStep]) -> list[ReferenceStep]:
     return kept
 
 
-EXACT, STANDING_IN = 2, 1  # how a step matches (0: it does not)
-VALUE_SHAPES = frozenset({"rating", "number", "word", "title"})  # values a click may stand in for
-
-
 def step_match(action: LabeledAction, step: ReferenceStep, intent: str) -> int:
     """How a demonstrated action does what the reference step does: EXACT, STANDING_IN or 0 (module docstring)."""
-    if step.chooses or (step.verb == "type" and step.target is not None and step.target.role == "combobox"):
+    if step.kind == "select":
         if action.kind == "select":
             chosen = action.text if step.chooses else action.target
             return names_match(chosen, step.name, intent, choice=True)
@@ -96,60 +78,6 @@ def step_match(action: LabeledAction, step: ReferenceStep, intent: str) -> int:
     return 0
 
 
-def names_match(demonstrated: str, reference: str, intent: str, choice: bool = False) -> int:
-    """EXACT, STANDING_IN (the tutorial's value where the task has its own) or 0."""
-    a, b = normalise_name(demonstrated), normalise_name(reference)
-    if not a or not b:
-        return 0
-    if names_agree(demonstrated, reference) or SequenceMatcher(None, a, b).ratio() >= SPELLING:
-        return EXACT
-    form = shape(reference)
-    standing_in = (
-        (choice or form in VALUE_SHAPES)
-        and form == shape(demonstrated)
-        and named_by_task(reference, intent)
-        and not named_by_task(demonstrated, intent)
-    )
-    return STANDING_IN if standing_in else 0
-
-
-def named_by_task(name: str, intent: str) -> bool:
-    """The task names it: all its words (a rating also as "5-star"), or a title's first three, stand in the intent."""
-    words = normalise_name(name).split()
-    if not words:
-        return False
-    said = f" {normalise_name(intent)} "
-    spellings = [words] + ([words[:-1] + [words[-1][:-1]]] if shape(name) == "rating" else [])
-    if any(f" {' '.join(spelled)} " in said for spelled in spellings):
-        return True
-    return len(words) >= LONG_NAME_WORDS and f" {' '.join(words[:NAMED_BY_FIRST_WORDS])} " in said
-
-
-def shape(name: str) -> str:
-    """What sort of value a name looks like (module docstring)."""
-    text = " ".join(name.split())
-    if re.fullmatch(r"\d+ stars?", text.lower()):
-        return "rating"
-    if re.fullmatch(r"[\d.,$]+", text):
-        return "number"
-    words = text.split()
-    if len(words) >= LONG_NAME_WORDS:
-        return "title"
-    if len(words) == 1:  # "Alphabetical", "Subscribers": a page's own label; "history", "DIY", "AskReddit": a value
-        return "label" if text[:1].isupper() and text[1:].islower() else "word"
-    return f"name of {len(words)}" if text[:1].isupper() else "other"
-
-
-def same_address(a: str, b: str) -> bool:
-    from urllib.parse import urlsplit
-
-    def key(url: str) -> tuple[str, str]:
-        parts = urlsplit(url.strip() if "://" in url else f"http://{url.strip()}")
-        return parts.path.rstrip("/") or "/", parts.query
-
-    return key(a) == key(b)
-
-
 @dataclass
 class Cover:
     """How much of the reference's next steps a trajectory covers."""
@@ -159,6 +87,20 @@ class Cover:
     matched: int  # reference steps covered, in a row, from the first one given
     exact: int  # of those, the ones matched by name, not standing in
     steps: list[int]  # the matched actions' indices
+    first_exact: bool = True  # False: the first step is covered by the tutorial's value standing in for the task's
+
+    @property
+    def trajectory_id(self) -> str:
+        return self.trajectory.trajectory_id
+
+    @property
+    def position(self) -> int:
+        """The place (0-based, among all its actions) of the trajectory's action that does the first step."""
+        return self.start
+
+    @property
+    def label(self) -> str:
+        return self.trajectory.actions[self.start].describe()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -179,15 +121,16 @@ def cover(trajectory: Trajectory, steps: list[ReferenceStep], intent: str, from_
     for first in starts:
         position = done.index(first)
         matched: list[int] = []
-        exact = 0
+        hows: list[int] = []
         for index, step in zip(done[position:], wanted):
             how = step_match(trajectory.actions[index], step, intent)
             if not how:
                 break
             matched.append(index)
-            exact += how == EXACT
+            hows.append(how)
+        exact = sum(how == EXACT for how in hows)
         if matched and (best is None or (len(matched), exact) > (best.matched, best.exact)):
-            best = Cover(trajectory, first, len(matched), exact, matched)
+            best = Cover(trajectory, first, len(matched), exact, matched, hows[0] == EXACT)
     return best
 
 
@@ -200,10 +143,6 @@ def covering(
     found.sort(key=lambda item: (-item[1].matched, -item[1].exact, len(demonstrated_steps(item[1].trajectory.actions)),
                                  item[0]))  # fmt: skip
     return [c for _, c in found]
-
-
-def _is_enter(action: LabeledAction) -> bool:
-    return action.kind == "press" and action.text.strip().lower() in ("enter", "return")
 
 
 def cover_chain(
@@ -225,3 +164,15 @@ def cover_chain(
             uncovered.append(wanted[position])
             position += 1
     return chain, uncovered
+
+
+def truth_trajectory(video_id: str, log: list[LabeledAction]) -> Trajectory:
+    """A tutorial's whole ground-truth log as one trajectory, to ask what the tutorial shows (not what was labeled)."""
+    start = log[0].start_s if log else 0.0
+    end = log[-1].end_s if log else 0.0
+    return Trajectory(f"{video_id}/log", video_id, "(the tutorial's ground-truth log)", list(log), [""] * len(log),
+                      "", "", start, end, (0, max(len(log) - 1, 0)), objective_source="ground_truth")  # fmt: skip
+
+
+def _is_enter(action: LabeledAction) -> bool:
+    return action.kind == "press" and action.text.strip().lower() in ("enter", "return")

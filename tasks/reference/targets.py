@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-from evaluation.browser_env.ax_tree import TreeNode
+from typing import Protocol, TypeVar
 
 _ELEMENT_VERBS = ("click", "hover", "type", "clear")
 _SYMBOLIC = re.compile(
@@ -18,6 +17,16 @@ _SYMBOLIC = re.compile(
     r"(?::nth\((?P<nth>\d+)\))?\s*\](?P<rest>(?:\s*\[.*\])*\s*)$",
     re.S,
 )
+
+
+class NamedNode(Protocol):
+    """An element of a page tree as a target is looked up in it (the browser's `TreeNode` fits)."""
+
+    role: str
+    name: str
+
+
+Node = TypeVar("Node", bound=NamedNode)
 
 
 @dataclass(frozen=True)
@@ -43,7 +52,7 @@ def parse_target(action: str) -> Target | None:
     return Target(match["verb"], match["role"], match["name"], int(match["nth"] or 0), match["rest"])
 
 
-def find_node(nodes: dict[str, TreeNode], target: Target) -> TreeNode | None:
+def find_node(nodes: dict[str, Node], target: Target) -> Node | None:
     """The target's element among `nodes` (in tree order), or None."""
     matches = [node for node in nodes.values() if node.role == target.role and node.name == target.name]
     return matches[target.nth] if target.nth < len(matches) else None
