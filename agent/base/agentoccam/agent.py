@@ -423,7 +423,7 @@ class AgentOccamAgent(ModelPolicy):
         return page
 
     def system_prompt(self) -> str:
-        max_steps = self.settings.agent.max_steps
+        max_steps = self._max_steps()
         final = self._env_steps() == max_steps - 1
         if self.original_prompt is not None:
             return self.original_prompt.system_prompt(self.commands, max_steps if final else None)
@@ -587,6 +587,12 @@ class AgentOccamAgent(ModelPolicy):
         if observation is None or observation.screenshot is None or not self.settings.agent.use_screenshot:
             return []
         return [block("screenshot"), image_part(observation.screenshot)]
+
+    def _max_steps(self) -> int:
+        """The episode's step limit as the environment plays it (its EpisodeOptions, which the runner built from
+        `agent.max_steps`); the setting itself only without an environment (a policy asked outside a run)."""
+        episode = getattr(self.env, "episode", None)
+        return episode.max_steps if episode is not None else self.settings.agent.max_steps
 
     def _env_steps(self) -> int:
         steps = getattr(getattr(self.env, "record", None), "steps", None)
