@@ -245,7 +245,7 @@ class TaskRunner:
                     break
                 apply_policy_step(env, step)
                 last = env.record.steps[-1]
-                last.extra = prepare_extra(step.info, folder, last.index)
+                last.extra = prepare_extra(step.info.to_dict(), folder, last.index)
                 last.model_usage = step_usage(before, _usage_totals(self.policy))
                 last.model_calls = calls.take() if calls else []
         except Exception as exc:  # noqa: BLE001 - recorded as the task's error; the run goes on

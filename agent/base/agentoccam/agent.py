@@ -50,6 +50,7 @@ from evaluation.browser_env.actions import ActionParseError, parse_actions
 from evaluation.browser_env.episode_options import EpisodeOptions
 from evaluation.browser_env.observation import Observation, tab_header
 from evaluation.running.policy import PolicyStep
+from foundation.records.step_info import StepInfo
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from agent.base.task_images import images_of, task_image_parts
@@ -562,20 +563,20 @@ class AgentOccamAgent(ModelPolicy):
         error: str | None = None,
         memory_only: bool = False,
     ) -> PolicyStep:
-        info: dict[str, Any] = {
-            "reasoning": sections.get("REASON", ""),
-            "observation_description": sections.get("OBSERVATION DESCRIPTION", ""),
-            "command": sections.get("ACTION", ""),
-            "plans": self._plans_text(),
-            "images_sent": images,
-            "observation_tokens_cut": bool(self.page and self.page.truncated),
-        }
+        info = StepInfo(
+            reasoning=sections.get("REASON", ""),
+            observation_description=sections.get("OBSERVATION DESCRIPTION", ""),  # AgentOccam's own, in `extra`
+            command=sections.get("ACTION", ""),
+            plans=self._plans_text(),
+            images_sent=images,
+            observation_tokens_cut=bool(self.page and self.page.truncated),
+        )
         if planning:
-            info["planning_commands"] = planning
+            info.put("planning_commands", planning)
         if len(replies) > 1:
-            info["model_replies"] = replies
+            info.put("model_replies", replies)
         if error is not None:
-            info["unparseable"] = error
+            info.unparseable = error
             return PolicyStep(replies[-1], info, error)
         if memory_only:
             return PolicyStep(sections.get("ACTION", "") or replies[-1], info, memory_only=True)
