@@ -4,8 +4,9 @@
 
 Resuming: a task whose record exists is finished and skipped, so running the same
 command again after a crash or Ctrl-C does only the rest. The default run folder is
-named after the policy and a hash of the selection (tasks, filters, solutions, step
-limit), so the same command always finds its own folder. A folder has one writer at a
+named after the policy and a hash of its identity (tasks, filters, solutions, and the
+settings the run reads: evaluation/running/run_identity.py), so the same command always
+finds its own folder. A folder has one writer at a
 time (foundation/folder_lock.py): a second command on it stops before touching it.
 
 Scheduling: tasks that need a site reset (`require_reset`) change the state other
