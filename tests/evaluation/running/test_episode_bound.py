@@ -71,8 +71,8 @@ def test_verification_bounds_its_episodes_without_changing_the_settings() -> Non
 
 def test_verify_index_hands_the_browser_its_bound_and_the_settings_untouched(tmp_path, monkeypatch) -> None:
     """The stage as it runs: its browser gets the verification's options with the settings as they came."""
-    import evaluation.browser_env.environment as environment
     from agent.verification import stage
+    from evaluation.browser_env import environment
     from foundation.records.trajectory import LabeledAction, Trajectory
 
     settings = load_settings(overrides=["verification.reset_site=false", "verification.read_address_bar=false"])
@@ -84,10 +84,10 @@ def test_verify_index_hands_the_browser_its_bound_and_the_settings_untouched(tmp
         def __init__(self, given: Any, episode: EpisodeOptions) -> None:
             opened.append((given, episode))
 
-        def __enter__(self) -> Browser:
+        def __enter__(self) -> Browser:  # noqa: PYI034 - a stand-in, never subclassed
             return self
 
-        def __exit__(self, *exc: Any) -> None:
+        def __exit__(self, *exc: object) -> None:
             pass
 
     class Verifier:
