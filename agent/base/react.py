@@ -28,6 +28,7 @@ from agent.base.templates import block, render
 from agent.base.videowa_prompt import ReferenceUrls, load_reference_prompt, previous_action_text, reference_messages
 from evaluation.browser_env.observation import Observation, tab_header
 from evaluation.running.policy import PolicyStep
+from foundation.records.step_info import StepInfo
 from evaluation.browser_env.videowa_actions import reply_parser
 from model_access.client import ModelClient
 from model_access.messages import Message, count_images, image_part, system_message
@@ -75,9 +76,9 @@ class BasePolicy(ModelPolicy):
         text = self.reference_urls.to_local(result.text) if self.reference_urls else result.text
         reply = read_reply(text, reply_parser(self.settings.agent.action_parser))
         self.history.add(reply.reasoning, reply.action, f"no valid action: {reply.problem}" if reply.problem else None)
-        info: dict[str, Any] = {"reasoning": reply.reasoning, "images_sent": count_images(messages)}
+        info = StepInfo(reasoning=reply.reasoning, images_sent=count_images(messages))
         if reply.problem:
-            info["unparseable"] = reply.problem
+            info.unparseable = reply.problem
         return PolicyStep(text, info)
 
     def reference_request(self, observation: Observation, demonstration: Any) -> list[Message]:

@@ -34,6 +34,8 @@ from evaluation.browser_env.episode_options import EpisodeOptions
 from evaluation.browser_env.observation import Observation
 from evaluation.running.policy import PolicyStep, declared_episode_options
 from foundation.errors import UserError
+from foundation.records.demonstration import DemonstrationShown
+from foundation.records.step_info import StepInfo
 from foundation.records.trajectory import Trajectory
 from model_access.client import ModelClient
 from model_access.embeddings import Embedder
@@ -147,7 +149,7 @@ class VideoPolicy:
             # The page the model acted on (the environment's latest: a base agent may have read the whole page).
             seen = getattr(self.env, "observation", None) or observation
             self.progress.chose(None, Page(list(seen.nodes.values())))
-        info: dict[str, Any] = {"reasoning": step.info.get("reasoning", "")}
+        info: dict[str, Any] = {"reasoning": step.info.reasoning or ""}
         info["demonstration"] = self._demonstration_record(demonstration)
         if self.steps == 1 and self.note is not None:
             info["reason"] = self.note
@@ -155,8 +157,8 @@ class VideoPolicy:
             info["whole_video_choice"] = self.fixed_record
         if selection_record is not None:
             info["selection"] = selection_record
-        info.update({key: value for key, value in step.info.items() if key != "reasoning"})
-        return PolicyStep(step.reply, info, step.error, step.memory_only, step.actions)
+        info.update((key, value) for key, value in step.info.items() if key != "reasoning")
+        return PolicyStep(step.reply, StepInfo.from_dict(info), step.error, step.memory_only, step.actions)
 
     def answer_intermediate(self, question: str) -> str | None:
         """VideoWA's way (`video_context.intermediate_from: video`): a question over the videos' frames and
@@ -226,7 +228,7 @@ class VideoPolicy:
     def _history_text(self) -> str:
         return self.base.history_text()
 
-    def _demonstration_record(self, demonstration: Demonstration | None) -> dict[str, Any] | None:
+    def _demonstration_record(self, demonstration: Demonstration | None) -> DemonstrationShown | None:
         if demonstration is None:
             self.chosen.append({"step": self.steps, "shown": None})
             return None

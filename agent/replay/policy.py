@@ -50,6 +50,8 @@ from evaluation.browser_env.ax_tree import TreeNode
 from evaluation.browser_env.observation import Observation
 from evaluation.running.policy import PolicyStep
 from foundation.errors import UserError
+from foundation.records.demonstration import DemonstrationShown
+from foundation.records.step_info import StepInfo
 from foundation.records.trajectory import LabeledAction, Trajectory
 from model_access.embeddings import Embedder
 from settings import Settings
@@ -169,7 +171,7 @@ class ReplayPolicy:
         info["demonstrated"] = {"step": self.position + 1, "action": step.describe() if step else ""}
         info["replayed"] = plan.record()
         self._advance(plan)
-        return PolicyStep(plan.action, info)
+        return PolicyStep(plan.action, StepInfo.from_dict(info))
 
     def answer_intermediate(self, question: str) -> str | None:
         return None  # nothing to ask: the replay policy cannot read a video's content back
@@ -341,7 +343,7 @@ class ReplayPolicy:
             info["answer"] = found.to_dict()
             answer = found.text.replace("]", ")")
         info["stop_reason"] = reason
-        return PolicyStep(f"stop [{answer}]", info)
+        return PolicyStep(f"stop [{answer}]", StepInfo.from_dict(info))
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         """Unit vectors of `texts`, kept in memory: the same names come back at every step and every task."""
@@ -360,7 +362,7 @@ class ReplayPolicy:
 
     # ---- records ----
 
-    def _demonstration_record(self, newly_chosen: bool) -> dict[str, Any]:
+    def _demonstration_record(self, newly_chosen: bool) -> DemonstrationShown:
         trajectory = self.current
         assert trajectory is not None
         key = trajectory.trajectory_id

@@ -13,7 +13,6 @@ different sites at once (with `verification.reset_site` off, any trajectories at
 
 from __future__ import annotations
 
-import copy
 import threading
 import time
 from collections import defaultdict
@@ -23,6 +22,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from evaluation.browser_env.episode_options import EpisodeOptions
 from foundation.errors import UserError
 from model_access.embeddings import Embedder
 from processing.artifacts import digest
@@ -40,6 +40,15 @@ STAGE_VERSION = 1  # raise when the way steps are carried out changes, so stored
 # a step are checked again, the others keep their verdicts. 2: a select whose label names no option is carried
 # out once its menu is found.
 KIND_VERSIONS = {"select": 2}
+# A trajectory's own length bounds how many steps it takes, not an episode's budget.
+TRAJECTORY_STEP_BOUND = 10_000
+
+
+def verification_episode(settings: Settings) -> EpisodeOptions:
+    """The episode options a trajectory is carried out under: the agent's, with the trajectory's bound for the step
+    limit and no early stop (the settings themselves are left as they are)."""
+    defaults = EpisodeOptions.from_agent_settings(settings.agent)
+    return replace(defaults, max_steps=TRAJECTORY_STEP_BOUND, early_stop="none")
 
 
 def verdict_key(trajectory: Trajectory, task_url: str, settings: Settings) -> str:
@@ -156,12 +165,9 @@ def verify_index(
             return np.stack([vectors[text] for text in texts])
 
     def work(group: list[tuple[Trajectory, Any, str]]) -> None:
-        env_settings = copy.deepcopy(settings)
-        env_settings.agent.max_steps = 10_000  # the trajectory's length bounds it, not an episode budget
-        env_settings.agent.early_stop = "none"
         from evaluation.browser_env.environment import BrowserEnv
 
-        with BrowserEnv(env_settings) as env:
+        with BrowserEnv(settings, episode=verification_episode(settings)) as env:
             verifier = TrajectoryVerifier(settings, env, encode)
             for trajectory, task, key in group:
                 record = _verify_one(verifier, trajectory, task, key, index, settings, resets)

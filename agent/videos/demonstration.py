@@ -2,7 +2,8 @@
 
 A `Demonstration` renders itself twice: as content parts of the policy's prompt
 (text, and the keyframe before each step when images are on) and as the step's
-record for the report (objective, steps, small copies of the keyframes).
+record for the report (`DemonstrationShown`, foundation/records/demonstration.py:
+objective, steps, small copies of the keyframes).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from agent.videos.templates import block, render
 from agent.videos.verdicts import verdict_label
 from agent.base.templates import text_block
 from model_access.messages import image_part
+from foundation.records.demonstration import CONTINUED, SELECTED, TRANSCRIPT, WHOLE_VIDEO, DemonstrationShown
 from foundation.records.trajectory import LabeledAction, Trajectory
 
-# How a demonstration came to be shown (recorded with every step).
-SELECTED, CONTINUED, WHOLE_VIDEO, TRANSCRIPT = "selected", "continued", "whole_video", "transcript"
+# How a demonstration came to be shown (recorded with every step): the record's own names.
+__all__ = ["CONTINUED", "SELECTED", "TRANSCRIPT", "WHOLE_VIDEO", "Demonstration", "Transcript", "numbered_steps"]
 
 
 def numbered_steps(actions: list[LabeledAction]) -> str:
@@ -62,30 +64,28 @@ class Demonstration:
                 parts.append(image_part(url))
         return parts
 
-    def record(self, visual: bool, shown_at_step: int | None) -> dict[str, Any]:
+    def record(self, visual: bool, shown_at_step: int | None) -> DemonstrationShown:
         """The step's record of what was shown; images only the first time (`shown_at_step` names that step)."""
         if self.trajectory is None:
-            return {
-                "how": self.how,
-                "videos": [t.video_id for t in self.transcripts],
-                "transcript": "\n\n".join(t.text for t in self.transcripts)
-                if shown_at_step is None
-                else f"(shown in full at step {shown_at_step})",
-            }
+            said = "\n\n".join(t.text for t in self.transcripts)
+            return DemonstrationShown(
+                how=self.how, videos=[t.video_id for t in self.transcripts],
+                transcript=said if shown_at_step is None else f"(shown in full at step {shown_at_step})",
+            )  # fmt: skip
         trajectory = self.trajectory
-        data: dict[str, Any] = {
-            "how": self.how,
-            "trajectory_id": trajectory.trajectory_id,
-            "video": trajectory.video_id,
-            "objective": trajectory.objective,
-            "actions": [action.describe() for action in trajectory.actions],
-            "video_time": f"{trajectory.start_s:.1f}-{trajectory.end_s:.1f} s",
-            "verification": verdict_label(trajectory),  # what `process-videos --verify` found on the live site
-        }
+        shown = DemonstrationShown(
+            how=self.how,
+            trajectory_id=trajectory.trajectory_id,
+            video=trajectory.video_id,
+            objective=trajectory.objective,
+            actions=[action.describe() for action in trajectory.actions],
+            video_time=f"{trajectory.start_s:.1f}-{trajectory.end_s:.1f} s",
+            verification=verdict_label(trajectory),  # what `process-videos --verify` found on the live site
+        )
         if not visual:
-            data["keyframes"] = "not shown to the model (agent.visual is off)"
+            shown.keyframes = "not shown to the model (agent.visual is off)"
         elif shown_at_step is not None:
-            data["keyframes"] = f"(as at step {shown_at_step})"
-        else:
-            data["keyframes"] = [report_thumbnail(path) or f"missing: {path}" for path in trajectory.step_keyframes]
-        return data
+            shown.keyframes = f"(as at step {shown_at_step})"
+        else:  # small copies, saved beside the record when the step is
+            shown.keyframes = [report_thumbnail(path) or f"missing: {path}" for path in trajectory.step_keyframes]
+        return shown

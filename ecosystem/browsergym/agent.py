@@ -90,7 +90,7 @@ class PolicyAgent(Agent):
         bridged = self.view.current  # the policy may have looked at the whole page meanwhile
         chat_messages, stats, calls = self.model_calls.finish()
         info = StepInfo(think=step.reply, chat_messages=chat_messages, stats=stats,
-                        extra_info={"policy": _plain(step.info), "model_calls": calls})  # fmt: skip
+                        extra_info={"policy": _plain(step.info.to_dict()), "model_calls": calls})  # fmt: skip
         if step.error or step.memory_only:
             info.extra_info["not_acted"] = step.error or "memory-only step"
             return "noop()", info

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.browser_env.step_extras import IMAGE_SUFFIXES
+from foundation.records.demonstration import DemonstrationShown
+from foundation.records.step_info import StepInfo
 from model_access.accounting import tokens_text
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -119,15 +121,11 @@ def _image_source(value: str, folder: Path) -> str | None:
     return None
 
 
-def _is_demonstration(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("actions"), list) and "objective" in value
-
-
-def demonstration_html(demonstration: dict[str, Any], folder: Path) -> str:
-    """A demonstration a step showed (`info["demonstration"]`: objective, actions, keyframes): each of its steps
-    under the tutorial's screen before it, in a row beside the agent's screenshot; other fields as usual."""
-    actions, keyframes = demonstration["actions"], demonstration.get("keyframes")
-    paired = isinstance(keyframes, list) and len(keyframes) == len(actions)
+def demonstration_html(demonstration: DemonstrationShown, folder: Path) -> str:
+    """A demonstration a step showed (its `demonstration`: objective, actions, keyframes): each of its steps under
+    the tutorial's screen before it, in a row beside the agent's screenshot; other fields as usual."""
+    actions, keyframes = demonstration.actions, demonstration.keyframe_list
+    paired = keyframes is not None and len(keyframes) == len(actions)
     frames = keyframes if paired else [None] * len(actions)
     figures = "".join(
         "<figure>" + (render_value(frame, folder) if isinstance(frame, str) else "")
@@ -135,9 +133,9 @@ def demonstration_html(demonstration: dict[str, Any], folder: Path) -> str:
         for number, (text, frame) in enumerate(zip(actions, frames), 1)
     )  # fmt: skip
     inline = {"objective", "actions"} | ({"keyframes"} if paired else set())
-    rest = {key: value for key, value in demonstration.items() if key not in inline}
+    rest = {key: value for key, value in demonstration.to_dict().items() if key not in inline}
     return (
-        f'<div class="demo"><b>demonstration:</b> {html.escape(str(demonstration["objective"]))}'
+        f'<div class="demo"><b>demonstration:</b> {html.escape(str(demonstration.objective))}'
         f'<div class="strip">{figures}</div>{render_value(rest, folder) if rest else ""}</div>'
     )
 
@@ -152,17 +150,23 @@ def css() -> str:
     return (TEMPLATES_DIR / "report.css").read_text(encoding="utf-8")
 
 
-def episode_steps(episode: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]]:
-    """(step, the demonstration it showed or None, the rest of its extra) for each step of an episode.json."""
+def episode_steps(episode: dict[str, Any]) -> list[tuple[dict[str, Any], DemonstrationShown | None, StepInfo]]:
+    """(step, the trajectory it showed or None, the rest of what the policy recorded) for each step of an
+    episode.json, its `extra` read through the type (foundation/records/step_info.py)."""
     steps = []
     keyframes_of: dict[str, list] = {}  # a demonstration's images are saved once; later steps showing it reuse them
     for step in episode.get("steps", []):
-        extra = dict(step.get("extra") or {})
-        demonstration = extra.pop("demonstration", None) if _is_demonstration(extra.get("demonstration")) else None
-        if demonstration and demonstration.get("trajectory_id"):
-            if isinstance(demonstration.get("keyframes"), list):
-                keyframes_of[demonstration["trajectory_id"]] = demonstration["keyframes"]
-            elif demonstration["trajectory_id"] in keyframes_of:
-                demonstration = {**demonstration, "keyframes": keyframes_of[demonstration["trajectory_id"]]}
-        steps.append((step, demonstration, extra))
+        info = StepInfo.from_dict(step.get("extra") or {})
+        shown = info.demonstration if isinstance(info.demonstration, DemonstrationShown) else None
+        if shown is None or not shown.shows_steps:  # nothing shown (null), or narration: drawn with the rest
+            steps.append((step, None, info))
+            continue
+        info.drop("demonstration")
+        if shown.trajectory_id:
+            if shown.keyframe_list is not None:
+                keyframes_of[shown.trajectory_id] = shown.keyframe_list
+            elif shown.trajectory_id in keyframes_of:
+                shown = DemonstrationShown.from_dict(shown.to_dict())
+                shown.keyframes = keyframes_of[shown.trajectory_id]
+        steps.append((step, shown, info))
     return steps

@@ -26,6 +26,7 @@ from evaluation.reports.page_parts import (
 )
 from evaluation.running.run_records import TASK_PAGE, read_json
 from evaluation.running.task_record import TaskRecord
+from foundation.records.demonstration import DemonstrationShown
 
 # What a verdict's failing entry is called, by evaluator: entries (program_html) and queries (page_image_query).
 _WHERE = {"program_html": "entry", "page_image_query": "image query"}
@@ -61,22 +62,6 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def why_chosen(extra: dict[str, Any]) -> str:
-    """One line on how the step's demonstration was decided, from the policy's selection record or note."""
-    selection = extra.get("selection") if isinstance(extra.get("selection"), dict) else {}
-
-    def said(part: str) -> Any:
-        return selection[part].get("reason") if isinstance(selection.get(part), dict) else None
-
-    reasons = [said("stage2"), said("continuation"), selection.get("reason"), said("stage1"), selection.get("note"),
-               selection.get("error"), extra.get("reason")]  # fmt: skip
-    reason = next((str(text) for text in reasons if text), "")
-    decision = selection.get("decision")
-    chosen = selection.get("chosen")
-    head = " ".join(str(part) for part in (decision, f"({chosen})" if chosen else None) if part)
-    return f"{head}: {reason}" if head and reason else head or reason
-
-
 def _calls(step: dict[str, Any]) -> list[dict[str, Any]]:
     calls = []
     for number, call in enumerate(step.get("model_calls") or [], 1):
@@ -108,9 +93,9 @@ def story_steps(task_dir: Path, episode: dict[str, Any], page_folder: Path) -> l
     task_dir, page_folder = Path(task_dir), Path(page_folder)
     screen_before, observation = episode.get("start_screenshot"), episode.get("start_observation_text", "")
     steps = []
-    for step, demonstration, extra in episode_steps(episode):
-        demonstration = rebased(demonstration, task_dir, page_folder) if demonstration else None
-        extra = rebased(extra, task_dir, page_folder)
+    for step, shown, info in episode_steps(episode):
+        demonstration = DemonstrationShown.from_dict(rebased(shown.to_dict(), task_dir, page_folder)) if shown else None
+        extra = rebased(info.to_dict(), task_dir, page_folder)
         usage = step.get("model_usage") or {}
         calls = _calls(step)
         shot = step.get("screenshot")
@@ -126,7 +111,7 @@ def story_steps(task_dir: Path, episode: dict[str, Any], page_folder: Path) -> l
             # run.keep_model_calls off, or one from before it existed.
             "calls_not_kept": not episode.get("model_calls_kept") and bool(usage.get("calls")),
             "demonstration_html": Markup(demonstration_html(demonstration, page_folder)) if demonstration else "",
-            "why_chosen": why_chosen(extra),
+            "why_chosen": info.why_chosen(),  # from the policy's selection record or note
             "extra_html": Markup(render_value(extra, page_folder)) if extra else "",
             "usage_html": Markup(render_value(usage, page_folder)) if usage else "",
         })  # fmt: skip

@@ -3,8 +3,11 @@
 A policy is any object with this shape; the runner never looks inside it. It
 gets the task once per episode, then one `act` per step, and for
 factual-retention tasks one `answer_intermediate` after the episode. Whatever a
-policy wants recorded or shown in the report for a step (its reasoning, the
-demonstration it chose, the selection decisions) goes into `PolicyStep.info`.
+policy wants recorded or shown in the report for a step goes into `PolicyStep.info`,
+a `StepInfo` (foundation/records/step_info.py): typed fields for what several policies
+record (the reasoning, why a reply had no action, the demonstration shown and how it was
+chosen, foundation/records/demonstration.py), its own keys in `extra`. A policy may hand
+a plain dict instead: it is read into a `StepInfo`.
 
 A policy that needs more of the page than the observation gives (the scripted
 policy looks elements up in the whole page) may define `attach_environment(env)`;
@@ -26,12 +29,13 @@ from typing import Any, Protocol
 from evaluation.browser_env.actions import Action
 from evaluation.browser_env.episode_options import EpisodeOptions
 from evaluation.browser_env.observation import Observation
+from foundation.records.step_info import StepInfo
 
 
 @dataclass
 class PolicyStep:
     reply: str  # the full text the policy produced; the environment parses its first fenced block
-    info: dict[str, Any] = field(default_factory=dict)  # recorded per step and shown in the report
+    info: StepInfo = field(default_factory=StepInfo)  # recorded per step (episode.json's `extra`), shown in the report
     # Set when the policy could not produce the action it meant (e.g. a scripted target not on the
     # page): the step is recorded as a failed no-op with this reason instead of being carried out.
     error: str | None = None
@@ -41,6 +45,10 @@ class PolicyStep:
     # The actions the policy already read from its reply (AgentOccam's commands): carried out as they are,
     # the reply kept in the step record; None: the environment reads them from `reply`.
     actions: list[Action] | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.info, dict):  # a policy that records a plain dict, as all did before StepInfo
+            self.info = StepInfo.from_dict(self.info)
 
 
 def declared_episode_options(policy: Any, defaults: EpisodeOptions, step_screenshots: bool = True) -> EpisodeOptions:

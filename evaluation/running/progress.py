@@ -15,10 +15,10 @@ from model_access.client import CALLS
 
 
 class TaskProgress:
-    def __init__(self, report: Callable[[str], None], max_steps: int, every_s: float = 1.0) -> None:
+    def __init__(self, report: Callable[[str], None], every_s: float = 1.0) -> None:
         self.report = report
-        self.max_steps = max_steps
         self.every_s = every_s
+        self.max_steps = 0  # the episode's step limit, as its EpisodeOptions say (a policy may change it)
         self.task = ""
         self.step_number = 0
         self.waiting = ""  # what the task waits for before its first step, when it waits
@@ -34,8 +34,9 @@ class TaskProgress:
         self._thread = threading.Thread(target=self._watch, daemon=True, name="task-progress")
         self._thread.start()
 
-    def step(self, number: int) -> None:
-        self.step_number, self.waiting = number, ""
+    def step(self, number: int, max_steps: int) -> None:
+        """Step `number` of at most `max_steps` (the episode options': the one reader of `agent.max_steps`)."""
+        self.step_number, self.max_steps, self.waiting = number, max_steps, ""
         self._tell()
 
     def note(self, waiting: str) -> None:

@@ -73,7 +73,7 @@ def rescore_run(
 
 
 def _rescored_identity(run_dir: Path, settings: Settings) -> None:
-    from evaluation.running.runner import rescored_identity
+    from evaluation.running.run_identity import rescored_identity
 
     manifest = read_json(run_dir / RUN_FILE)
     if isinstance(manifest, dict) and isinstance(manifest.get("identity"), dict):

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from foundation.records.demonstration import UNREADABLE, SelectionRecord
+from foundation.records.step_info import StepInfo
 from foundation.text_table import text_columns
 from model_access.accounting import tokens_unknown
 from evaluation.running.task_record import TaskRecord
 
 # The selection decision agent/method/selection.py records when a selection reply could not be read.
-UNREADABLE_SELECTION = "unreadable_reply"
+UNREADABLE_SELECTION = UNREADABLE
 COUNTS = ("unparseable_steps", "unreadable_selections", "truncated_replies", "cut_streams", "timeouts",
           "context_overflows", "retries")  # fmt: skip
 # What each count is called in the run summary and the comparison's side-by-side table.
@@ -50,7 +52,7 @@ def step_usage(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 def task_health(steps: list[Any], policy_totals: dict[str, Any]) -> dict[str, int]:
     """The counts of one episode: from its steps (unreadable replies and selections) and the policy's usage."""
     unparseable = sum(1 for step in steps if has_no_readable_action(step))
-    unreadable = sum(1 for step in steps if _selection_decision(step.extra) == UNREADABLE_SELECTION)
+    unreadable = sum(1 for step in steps if _selection_decision(_info(step)) == UNREADABLE_SELECTION)
     return {
         "unparseable_steps": unparseable,
         "unreadable_selections": unreadable,
@@ -68,13 +70,17 @@ def has_no_readable_action(step: Any) -> bool:
     holds no command (N replies; ...)", a plan id not there, planning only; ReAct's unreadable reply)."""
     if step.action is not None or not step.error:
         return False
-    said = step.extra.get("unparseable") if isinstance(step.extra, dict) else None
-    return str(step.error).startswith("unparseable") or bool(said)
+    return str(step.error).startswith("unparseable") or bool(_info(step).unparseable)
 
 
-def _selection_decision(extra: Any) -> str:
-    selection = extra.get("selection") if isinstance(extra, dict) else None
-    return str(selection.get("decision", "")) if isinstance(selection, dict) else ""
+def _info(step: Any) -> StepInfo:
+    """What the policy recorded of the step (its `extra`), read through the type."""
+    return StepInfo.from_dict(step.extra) if isinstance(step.extra, dict) else StepInfo()
+
+
+def _selection_decision(info: StepInfo) -> str:
+    selection = info.selection  # a record an odd policy wrote otherwise is no decision
+    return str(selection.decision or "") if isinstance(selection, SelectionRecord) else ""
 
 
 def run_health(records: list[TaskRecord]) -> dict[str, Any]:

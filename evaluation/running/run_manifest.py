@@ -59,12 +59,40 @@ def package_versions() -> dict[str, str | None]:
 def check_identity(run_dir: Path, identity: dict[str, Any]) -> dict[str, Any]:
     """The folder's manifest (a new one when there is none); UserError when it holds another run."""
     manifest = read_json(Path(run_dir) / RUN_FILE) or {"identity": identity, "sessions": []}
+    if _made_before_declared(manifest, identity):
+        manifest["identity"] = identity  # kept by the session this command opens
     if manifest.get("identity") != identity:
         raise UserError(
             f"{run_dir} holds another run ({_describe(manifest.get('identity'))}); "
             "choose another --out, or pass --fresh to replace it"
         )
     return manifest
+
+
+def _made_before_declared(manifest: dict[str, Any], identity: dict[str, Any]) -> bool:
+    """Whether the folder holds this run from before its policy declared the settings the identity now holds under
+    "settings" (evaluation/running/run_identity.py): the rest is the same and every session recorded those values."""
+    stored, declared = manifest.get("identity"), identity.get("settings")
+    if not declared or not isinstance(stored, dict) or "settings" in stored:
+        return False
+    if stored != {key: value for key, value in identity.items() if key != "settings"}:
+        return False
+    sessions = [session.get("settings") for session in manifest.get("sessions") or []]
+    return bool(sessions) and all(
+        _recorded(recorded, dotted) == value for recorded in sessions for dotted, value in declared.items()
+    )
+
+
+def _recorded(settings: Any, dotted: str) -> Any:
+    """A setting's value in a session's recorded settings (`settings_as_dict`), or a marker that it is not there."""
+    for part in dotted.split("."):
+        if not isinstance(settings, dict) or part not in settings:
+            return _MISSING
+        settings = settings[part]
+    return settings
+
+
+_MISSING = object()
 
 
 def open_session(run_dir: Path, identity: dict[str, Any], settings: Settings, workers: int) -> dict[str, Any]:

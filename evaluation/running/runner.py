@@ -4,8 +4,9 @@
 
 Resuming: a task whose record exists is finished and skipped, so running the same
 command again after a crash or Ctrl-C does only the rest. The default run folder is
-named after the policy and a hash of the selection (tasks, filters, solutions, step
-limit), so the same command always finds its own folder. A folder has one writer at a
+named after the policy and a hash of its identity (tasks, filters, solutions, and the
+settings the run reads: evaluation/running/run_identity.py), so the same command always
+finds its own folder. A folder has one writer at a
 time (foundation/folder_lock.py): a second command on it stops before touching it.
 
 Scheduling: tasks that need a site reset (`require_reset`) change the state other
@@ -35,10 +36,11 @@ from foundation.errors import UserError
 from foundation.folder_lock import FolderLock
 from foundation.progress_bar import Progress, progress_bar
 from evaluation.running.run_manifest import check_identity, close_session, configuration_identity, open_session
+from evaluation.running.run_identity import settings_identity
 from evaluation.running.run_records import record_collisions, task_folder
 from evaluation.running.task_record import TaskRecord, is_finished, iter_records, record_summary
 from evaluation.scoring.scoring_rules import scoring_rules
-from settings import Settings, load_settings
+from settings import Settings
 
 WORKER_POLL_S = 1.0
 WORKER_EXIT_S = 30.0  # how long finished workers get to close their browsers before being stopped
@@ -60,7 +62,10 @@ class RunSpec:
     ray: str | None = None  # None: processes; "": a local Ray; else the address of a Ray cluster
 
     def identity(self, settings: Settings) -> dict[str, Any]:
-        """What makes two runs the same run (and names the default folder)."""
+        """What makes two runs the same run (and names the default folder): the policy, the task selection, and
+        the settings the run reads, the harness's and those its policy declares (evaluation/running/run_identity.py)."""
+        from evaluation.running.policies import policy_reads
+
         solutions = getattr(self.policy_args, "solutions", None)
         return {
             "policy": self.policy,
@@ -69,90 +74,8 @@ class RunSpec:
             "kind": self.kind,
             "ids": self.ids,
             "solutions": str(Path(solutions).resolve()) if solutions else None,
-            "max_steps": settings.agent.max_steps,
-            # The agent's ablation flags: a run with --no-videos must not resume one with videos.
-            "agent": {
-                name: getattr(settings.agent, name)
-                for name in ("use_videos", "trajectory_selection", "visual", "transcript_only")
-            },
-            **_harness_identity(settings, getattr(self.policy_args, "harness", None)),
-            # Which demonstrations selection may show (issue 38): a verified_only run is another configuration;
-            # the default adds no key, so older run folders still resume.
-            **_selection_identity(settings),
-            # Ground truth in place of a stage (docs/baselines.md, the oracle ladder); none adds no key.
-            **_oracle_identity(settings),
-            # Sample K > 1 of the same configuration (sample 1 has no key, so older run folders still resume).
-            **({"sample": settings.run.sample} if settings.run.sample != 1 else {}),
+            **settings_identity(settings, policy_reads(self.policy), getattr(self.policy_args, "harness", None)),
         }
-
-
-def _selection_identity(settings: Settings) -> dict[str, Any]:
-    selection = settings.selection
-    found: dict[str, Any] = {}
-    if selection.demonstrations != "all":
-        found["demonstrations"] = selection.demonstrations
-    if selection.stage2_verdicts:
-        found["stage2_verdicts"] = True
-    return {"selection": found} if found else {}
-
-
-def _oracle_identity(settings: Settings) -> dict[str, Any]:
-    """The oracle switches that are on (and where their solutions come from, when not the sandbox's)."""
-    oracle = settings.oracle
-    found: dict[str, Any] = {name: True for name in ("labels", "selection", "grounding") if getattr(oracle, name)}
-    if found and oracle.solutions:
-        found["solutions"] = str(Path(oracle.solutions).expanduser().resolve())
-    return {"oracle": found} if found else {}
-
-
-# The run conditions a harness preset changes (`--harness videowa`): a run under other conditions is another run.
-_HARNESS_FIELDS = {
-    "browser": ("viewport_width", "viewport_height", "wait_after_action_s", "program_html_wait_s"),
-    "agent": (
-        "observation_format", "early_stop", "history_length", "set_of_marks", "action_parser", "som_labels",
-        "observe_after_unparseable", "no_video_max_tokens", "use_screenshot",
-    ),
-    "agentoccam": (
-        "parser", "stop_answer", "states", "root_line", "observation_token_budget", "characters",
-        "max_invalid_reasks", "observe_after_failed_action", "prompt_source",
-    ),
-    "video_context": (
-        "intermediate_prompt", "intermediate_answer", "image_max_side", "frame_channel_order", "frame_format",
-        "transcript_max_chars", "summary_prompt",
-    ),
-    # Scored another way: records with and without quirks, or under two rule sets, are not mixed.
-    "evaluation": ("reference_quirks", "rules", "agentoccam_task_file"),
-}
-
-
-def _harness_identity(settings: Settings, harness: str | None = None) -> dict[str, Any]:
-    """The harness conditions that differ from the defaults (none: nothing, so older run folders still resume)."""
-    defaults = Settings()
-    changed = {
-        f"{section}.{name}": getattr(getattr(settings, section), name)
-        for section, names in _HARNESS_FIELDS.items()
-        for name in names
-        if getattr(getattr(settings, section), name) != getattr(getattr(defaults, section), name)
-    }
-    # Element ids change every prompt, yet each harness keeps the identity (and folder) its runs had before the
-    # setting came: only a value other than its harness's own is another run (Chromium's ids under the method's
-    # harness, stable ones under agentoccam or videowa, whose runs showed Chromium's then as now). A method run
-    # folder from before resumes, its remaining tasks with stable ids.
-    expected = (load_settings(harness=harness) if harness else defaults).agent.stable_element_ids
-    if settings.agent.stable_element_ids != expected:
-        changed["agent.stable_element_ids"] = settings.agent.stable_element_ids
-    return {"harness": changed} if changed else {}
-
-
-def rescored_identity(identity: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    """A run's identity once its records are scored again under `settings`: the scoring conditions (the
-    `evaluation` fields of the harness) are the new ones, the rest stays what was played."""
-    scoring = {key: value for key, value in _harness_identity(settings).get("harness", {}).items()
-               if key.startswith("evaluation.")}  # fmt: skip
-    played = {key: value for key, value in (identity.get("harness") or {}).items() if not key.startswith("evaluation.")}
-    rest = {key: value for key, value in identity.items() if key != "harness"}
-    harness = {**played, **scoring}
-    return {**rest, **({"harness": harness} if harness else {})}
 
 
 def default_run_dir(settings: Settings, spec: RunSpec) -> Path:

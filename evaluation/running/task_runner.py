@@ -78,7 +78,7 @@ class TaskRunner:
         self.run_dir = Path(run_dir)
         self.concurrent = concurrent  # other workers may change the same sites meanwhile
         # The step and model calls of the task in play, for the run's progress line (evaluation/running/progress.py).
-        self.progress = TaskProgress(progress, settings.agent.max_steps) if progress is not None else None
+        self.progress = TaskProgress(progress) if progress is not None else None
         self.policy = build_policy(policy_name, settings, policy_args)
         self.client = ModelClient(settings)
         self.judge = judge_from_client(self.client)
@@ -224,12 +224,14 @@ class TaskRunner:
                 self.policy.attach_environment(env)
             self.policy.reset(task)
             env.trace_path = folder / NETWORK_TRACE_FILE if self.settings.run.record_network else None
+            # The one reader of the agent's episode settings (agent.max_steps among them); the policy may adjust them.
             defaults = EpisodeOptions.from_agent_settings(self.settings.agent)
-            env.reset(task, declared_episode_options(self.policy, defaults, self.settings.run.step_screenshots))
+            options = declared_episode_options(self.policy, defaults, self.settings.run.step_screenshots)
+            env.reset(task, options)
             env.record.model_calls_kept = calls is not None
             while not env.done:
                 if self.progress is not None:
-                    self.progress.step(len(env.record.steps) + 1)
+                    self.progress.step(len(env.record.steps) + 1, options.max_steps)
                 before = _usage_totals(self.policy)
                 try:
                     step = self.policy.act(env.observation)
@@ -243,7 +245,7 @@ class TaskRunner:
                     break
                 apply_policy_step(env, step)
                 last = env.record.steps[-1]
-                last.extra = prepare_extra(step.info, folder, last.index)
+                last.extra = prepare_extra(step.info.to_dict(), folder, last.index)
                 last.model_usage = step_usage(before, _usage_totals(self.policy))
                 last.model_calls = calls.take() if calls else []
         except Exception as exc:  # noqa: BLE001 - recorded as the task's error; the run goes on

@@ -604,7 +604,7 @@ def test_the_earlier_step_rules_and_the_re_ask_bound_are_settings(test_settings)
         finally:
             policy.close()
         assert step.reply == "```\nclick [2]\n```" and not step.memory_only
-        assert step.info["planning_commands"] == ["note [Orders are under My Orders]"]
+        assert step.info.extra["planning_commands"] == ["note [Orders are under My Orders]"]
         assert len(server.requests("/chat/completions")) == 2
     with ScriptedServer({"name": "policy", "default": occam("click [77]")}) as server:
         settings = _settings(test_settings, server)
@@ -634,7 +634,7 @@ def test_a_note_and_a_click_in_one_action_are_one_step_and_a_repeated_note_is_as
         finally:
             policy.close()
         requests = [entry["body"] for entry in server.requests("/chat/completions")]
-    assert first.reply == "```\nclick [2]\n```" and first.info["planning_commands"] == [
+    assert first.reply == "```\nclick [2]\n```" and first.info.extra["planning_commands"] == [
         "note [Orders are under My Orders]"
     ]
     assert "Note: STEP 1: Orders are under My Orders" in _user_text(requests[1])
@@ -690,7 +690,7 @@ def test_with_no_bound_an_invalid_reply_is_asked_again_past_ten_and_a_warning_sa
         taken, requests, _ = _act(test_settings, replies, max_invalid_reasks=0)
     assert len(taken) == 1 and len(requests) == 13  # one step: twelve refused replies, then the valid one
     assert taken[0].reply == "```\nclick [2]\n```" and not taken[0].error
-    assert len(taken[0].info["model_replies"]) == 13
+    assert len(taken[0].info.extra["model_replies"]) == 13
     warnings = [r.getMessage() for r in caplog.records if "invalid replies in a row" in r.getMessage()]
     assert len(warnings) == 1 and "10 invalid replies in a row" in warnings[0] and "no bound" in warnings[0]
     taken, _, _ = _act(test_settings, replies, max_invalid_reasks=10)

@@ -50,6 +50,7 @@ from evaluation.browser_env.actions import ActionParseError, parse_actions
 from evaluation.browser_env.episode_options import EpisodeOptions
 from evaluation.browser_env.observation import Observation, tab_header
 from evaluation.running.policy import PolicyStep
+from foundation.records.step_info import StepInfo
 from foundation.errors import UserError
 from model_access.client import ModelClient
 from agent.base.task_images import images_of, task_image_parts
@@ -423,7 +424,7 @@ class AgentOccamAgent(ModelPolicy):
         return page
 
     def system_prompt(self) -> str:
-        max_steps = self.settings.agent.max_steps
+        max_steps = self._max_steps()
         final = self._env_steps() == max_steps - 1
         if self.original_prompt is not None:
             return self.original_prompt.system_prompt(self.commands, max_steps if final else None)
@@ -562,20 +563,20 @@ class AgentOccamAgent(ModelPolicy):
         error: str | None = None,
         memory_only: bool = False,
     ) -> PolicyStep:
-        info: dict[str, Any] = {
-            "reasoning": sections.get("REASON", ""),
-            "observation_description": sections.get("OBSERVATION DESCRIPTION", ""),
-            "command": sections.get("ACTION", ""),
-            "plans": self._plans_text(),
-            "images_sent": images,
-            "observation_tokens_cut": bool(self.page and self.page.truncated),
-        }
+        info = StepInfo(
+            reasoning=sections.get("REASON", ""),
+            observation_description=sections.get("OBSERVATION DESCRIPTION", ""),  # AgentOccam's own, in `extra`
+            command=sections.get("ACTION", ""),
+            plans=self._plans_text(),
+            images_sent=images,
+            observation_tokens_cut=bool(self.page and self.page.truncated),
+        )
         if planning:
-            info["planning_commands"] = planning
+            info.put("planning_commands", planning)
         if len(replies) > 1:
-            info["model_replies"] = replies
+            info.put("model_replies", replies)
         if error is not None:
-            info["unparseable"] = error
+            info.unparseable = error
             return PolicyStep(replies[-1], info, error)
         if memory_only:
             return PolicyStep(sections.get("ACTION", "") or replies[-1], info, memory_only=True)
@@ -587,6 +588,12 @@ class AgentOccamAgent(ModelPolicy):
         if observation is None or observation.screenshot is None or not self.settings.agent.use_screenshot:
             return []
         return [block("screenshot"), image_part(observation.screenshot)]
+
+    def _max_steps(self) -> int:
+        """The episode's step limit as the environment plays it (its EpisodeOptions, which the runner built from
+        `agent.max_steps`); the setting itself only without an environment (a policy asked outside a run)."""
+        episode = getattr(self.env, "episode", None)
+        return episode.max_steps if episode is not None else self.settings.agent.max_steps
 
     def _env_steps(self) -> int:
         steps = getattr(getattr(self.env, "record", None), "steps", None)

@@ -9,7 +9,13 @@ factory `factory(settings, args) -> Policy` (args: the command line's namespace)
 imported only when that policy is chosen, so a heavy policy costs nothing to runs
 of the others. `--policy package.module:callable` runs one that is not registered.
 
-    register_policy("video", "agent.method.policy:build_video_policy", "the method")
+Each entry also names the settings its policy reads (`reads`, dotted names): they, with
+the harness's own, make the run's identity (evaluation/running/run_identity.py), so a
+run that changes one is another run. A factory run as module:callable declares them
+as its `reads_settings` attribute; a policy that declares none keeps the identity
+runs had before declarations.
+
+    register_policy("video", "agent.method.policy:build_video_policy", "the method", reads=VIDEO_READS)
     register_run_options(add_agent_arguments, apply_agent_arguments)
 """
 
@@ -35,6 +41,7 @@ class PolicyEntry:
     name: str
     factory: str  # "module:callable"
     summary: str  # one line for `videodemo run --help`
+    reads: tuple[str, ...] | None = None  # the settings the policy reads (dotted); None: not declared
 
 
 @dataclass(frozen=True)
@@ -51,8 +58,8 @@ _RUN_OPTIONS: list[RunOptions] = []
 _plugins_loaded = False
 
 
-def register_policy(name: str, factory: str, summary: str) -> None:
-    _POLICIES[name] = PolicyEntry(name, factory, summary)
+def register_policy(name: str, factory: str, summary: str, reads: tuple[str, ...] | None = None) -> None:
+    _POLICIES[name] = PolicyEntry(name, factory, summary, None if reads is None else tuple(reads))
 
 
 def register_run_options(add: Callable, apply: Callable) -> None:
@@ -60,13 +67,16 @@ def register_run_options(add: Callable, apply: Callable) -> None:
         _RUN_OPTIONS.append(RunOptions(add, apply))
 
 
-# The harness's own policies.
+# The harness's own policies; neither reads a setting beyond the harness's own.
 # Plays a fixed list of actions per task from a solutions file: tests, and checking task configs.
 register_policy(
-    "scripted", "evaluation.running.policies.scripted:build_scripted_policy", "plays reference solutions from --solutions"
+    "scripted", "evaluation.running.policies.scripted:build_scripted_policy",
+    "plays reference solutions from --solutions", reads=(),
 )
 # Answers `stop []` at once: the do-nothing baseline, to see which tasks pass without any work.
-register_policy("stop", "evaluation.running.policies.stop:build_stop_policy", "stops at once, the do-nothing baseline")
+register_policy(
+    "stop", "evaluation.running.policies.stop:build_stop_policy", "stops at once, the do-nothing baseline", reads=()
+)
 
 
 def load_plugins() -> None:
@@ -120,6 +130,19 @@ def load_factory(name: str) -> Any:
         raise UserError(f"policy {name!r} points at {entry}, which cannot be loaded ({exc})") from None
 
 
+def policy_reads(name: str) -> tuple[str, ...] | None:
+    """The settings a policy declares it reads: its registration's, else its factory's `reads_settings`;
+    None when it declares none (or cannot be loaded: the run reports that on its own)."""
+    known = policies()
+    if name in known:
+        return known[name].reads
+    try:
+        declared = getattr(load_factory(name), "reads_settings", None)
+    except UserError:
+        return None
+    return None if declared is None else tuple(declared)
+
+
 def build_policy(name: str, settings: Settings, args: argparse.Namespace | None = None) -> Policy:
     return load_factory(name)(settings, args if args is not None else argparse.Namespace())
 
@@ -131,6 +154,7 @@ __all__ = [
     "load_factory",
     "policies",
     "policy_entry",
+    "policy_reads",
     "register_policy",
     "register_run_options",
     "run_options",

@@ -19,6 +19,7 @@ from evaluation.browser_env.observation import Observation
 from tasks.reference.solutions import Solution, Solutions, load_solutions
 from tasks.reference.targets import find_node, parse_target
 from evaluation.running.policy import PolicyStep
+from foundation.records.step_info import StepInfo
 from settings import Settings
 from tasks.placeholders import PlaceholderValues, fill_placeholders, unfilled_message
 
@@ -49,10 +50,10 @@ class ScriptedPolicy:
 
     def act(self, observation: Observation) -> PolicyStep:
         if self.position >= len(self.actions):
-            return PolicyStep("stop []", {"scripted": "(solution finished without stop)"})
+            return PolicyStep("stop []", StepInfo(scripted="(solution finished without stop)"))
         action = self.actions[self.position]
         self.position += 1
-        info: dict[str, Any] = {"scripted": action}
+        info = StepInfo(scripted=action)  # the line played, and where its target was found: the policy's own keys
         target = parse_target(action)
         if target is None:
             return PolicyStep(action, info)
@@ -66,7 +67,7 @@ class ScriptedPolicy:
                 self.env.observe()  # back to the usual view for the steps that follow
             reason = f"scripted target {target.describe()} is not on the page (looked in view and in the full page)"
             return PolicyStep(action, info, error=reason)
-        info["target"] = f"{target.describe()} -> [{node.node_id}] ({where})"
+        info.put("target", f"{target.describe()} -> [{node.node_id}] ({where})")
         return PolicyStep(target.with_id(node.node_id), info)
 
     def answer_intermediate(self, question: str) -> str | None:

@@ -18,12 +18,12 @@ def test_a_slow_call_shows_as_waiting_and_counted_while_the_step_runs(tmp_path) 
     lines: list[str] = []
     with ScriptedServer({"default": {"reply": "click [3]", "delay_s": 1.5}}) as server:
         settings.models.policy.base_url, settings.models.policy.model = server.base_url, "slow"
-        progress = TaskProgress(lines.append, max_steps=20, every_s=0.1)
+        progress = TaskProgress(lines.append, every_s=0.1)
         with ModelClient(settings) as client:
             progress.start("shop/7")
-            progress.step(1)
+            progress.step(1, 20)
             client.chat("policy", [user_message("first")], stage="policy")
-            progress.step(2)
+            progress.step(2, 20)
             call = threading.Thread(target=client.chat, args=("policy", [user_message("second")]),
                                     kwargs={"stage": "policy"})  # fmt: skip
             call.start()
