@@ -43,10 +43,14 @@ refresh_project_in() {  # refresh_project_in ENV
 }
 
 # An installed environment that an install script has since changed for: its script mends it (browsergym.sh pins
-# anthropic for AgentLab's XRay and brings an environment installed before the pin up to it).
+# anthropic for AgentLab's XRay and brings an environment installed before the pin up to it; llama_cpp.sh installs
+# again a llama.cpp built with other flags than scripts/servers/llama_cpp_flags.txt, or with no record of them).
 outdated() {  # outdated ENV
-  [ "$1" = browsergym ] || return 1
-  ! "$SERVERS_ROOT/browsergym/bin/python" -c "from anthropic.types import Completion" >/dev/null 2>&1
+  case "$1" in
+    browsergym) ! "$SERVERS_ROOT/browsergym/bin/python" -c "from anthropic.types import Completion" >/dev/null 2>&1 ;;
+    llama_cpp) ! "$PYTHON" model_access/local_servers/llama_cpp_build.py matches "$SERVERS_ROOT/llama_cpp" ;;
+    *) return 1 ;;
+  esac
 }
 
 start_server() {  # start_server NAME: its install script in the background, logged
