@@ -6,7 +6,8 @@
 # evaluator. The server environments install side by side, each logging to .venv-servers/logs/NAME.log, beside the
 # project's own .venv; the two editable installs of this project (the .venv's and BrowserGym's) write the same
 # egg-info, so they take turns through a lock (.editable-install.lock). Packages go in with uv when it can be had
-# (scripts/lib/installer.sh; VIDEODEMO_INSTALLER=pip for pip). Every step prints its seconds.
+# (scripts/lib/installer.sh; VIDEODEMO_INSTALLER=pip for pip). Every step prints its seconds. Installed, each local
+# model server answers one real request (a completion, a transcription) before the install step passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/installer.sh
@@ -93,8 +94,19 @@ wait_servers() {
   [ $failed -eq 0 ] || exit 1
 }
 
+# Starting is not serving: a llama.cpp built for another CPU answers /v1/models, then dies with SIGILL on its first
+# completion. Each local model server gets one real request (model_access/local_servers/readiness.py), once per
+# install and CPU; one that fails stops the install with one line naming it, how it ended and its log.
+check_servers() {
+  [ "$WITH_SERVERS" -eq 1 ] || return 0
+  local start=$SECONDS
+  "$VENV/bin/python" -m model_access.local_servers.readiness llama_cpp whisper || exit 1
+  [ $((SECONDS - start)) -lt 1 ] || echo "[bootstrap] servers' first requests: $((SECONDS - start)) s"
+}
+
 finish() {
   wait_servers
+  check_servers
   echo "[bootstrap] install step: $((SECONDS - BOOT_START)) s"
 }
 
