@@ -13,6 +13,10 @@ gives). After `models.stop_after_connection_failures` of them the role counts as
 call in progress stops retrying and every later call of that role fails at once with
 `EndpointDown`, so a run stops new work instead of retrying every call of every remaining
 video. One answer from the server resets the count.
+
+A role whose URL is a local server this process started (model_access/local_servers/, as the
+tests and benchmarks start them) and whose process has died fails at its first failed attempt,
+and the line says how the server ended and where its log is, not only "connection refused".
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 from model_access.openai_sdk import openai
 
+from model_access.local_servers.process import dead_server_at
 from model_access.retry import ModelCallError, error_summary
 
 if TYPE_CHECKING:
@@ -89,7 +94,10 @@ class ConnectionWatch:
             raise EndpointDown(line)
 
     def attempt_failed(self, role: str, model: str, base_url: str, exc: BaseException) -> None:
-        """Count `exc` when it means the server is unreachable; raise EndpointDown at the limit."""
+        """Count `exc` when it means the server is unreachable; raise EndpointDown at the limit, or at once when
+        the server is a local one that died (its streamed reply cut off, or nothing listening any more)."""
+        if not isinstance(exc, openai.APIStatusError) and (note := dead_server_at(base_url)):
+            raise EndpointDown(down_line(role, model, base_url, note)) from exc
         if not is_unreachable(exc) or self.limit == 0:
             return
         with self._lock:
@@ -144,7 +152,8 @@ def check_endpoint(client: EndpointClient, role: str) -> None:
 
 
 def _down_before_run(role: str, role_settings: ModelRoleSettings, exc: BaseException) -> str:
-    line = down_line(role, role_settings.model, role_settings.base_url, error_summary(exc))
+    why = dead_server_at(role_settings.base_url) or error_summary(exc)
+    line = down_line(role, role_settings.model, role_settings.base_url, why)
     # A re-run whose calls are all cached needs no server: say how to go on without this check.
     return f"{line}; if every call of this run is cached, skip this check with --set models.check_before_run=false"
 

@@ -6,7 +6,8 @@
 # evaluator. The server environments install side by side, each logging to .venv-servers/logs/NAME.log, beside the
 # project's own .venv; the two editable installs of this project (the .venv's and BrowserGym's) write the same
 # egg-info, so they take turns through a lock (.editable-install.lock). Packages go in with uv when it can be had
-# (scripts/lib/installer.sh; VIDEODEMO_INSTALLER=pip for pip). Every step prints its seconds.
+# (scripts/lib/installer.sh; VIDEODEMO_INSTALLER=pip for pip). Every step prints its seconds. Installed, each local
+# model server answers one real request (a completion, a transcription) before the install step passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/installer.sh
@@ -43,10 +44,14 @@ refresh_project_in() {  # refresh_project_in ENV
 }
 
 # An installed environment that an install script has since changed for: its script mends it (browsergym.sh pins
-# anthropic for AgentLab's XRay and brings an environment installed before the pin up to it).
+# anthropic for AgentLab's XRay and brings an environment installed before the pin up to it; llama_cpp.sh installs
+# again a llama.cpp built with other flags than scripts/servers/llama_cpp_flags.txt, or with no record of them).
 outdated() {  # outdated ENV
-  [ "$1" = browsergym ] || return 1
-  ! "$SERVERS_ROOT/browsergym/bin/python" -c "from anthropic.types import Completion" >/dev/null 2>&1
+  case "$1" in
+    browsergym) ! "$SERVERS_ROOT/browsergym/bin/python" -c "from anthropic.types import Completion" >/dev/null 2>&1 ;;
+    llama_cpp) ! "$PYTHON" model_access/local_servers/llama_cpp_build.py matches "$SERVERS_ROOT/llama_cpp" ;;
+    *) return 1 ;;
+  esac
 }
 
 start_server() {  # start_server NAME: its install script in the background, logged
@@ -89,8 +94,19 @@ wait_servers() {
   [ $failed -eq 0 ] || exit 1
 }
 
+# Starting is not serving: a llama.cpp built for another CPU answers /v1/models, then dies with SIGILL on its first
+# completion. Each local model server gets one real request (model_access/local_servers/readiness.py), once per
+# install and CPU; one that fails stops the install with one line naming it, how it ended and its log.
+check_servers() {
+  [ "$WITH_SERVERS" -eq 1 ] || return 0
+  local start=$SECONDS
+  "$VENV/bin/python" -m model_access.local_servers.readiness llama_cpp whisper || exit 1
+  [ $((SECONDS - start)) -lt 1 ] || echo "[bootstrap] servers' first requests: $((SECONDS - start)) s"
+}
+
 finish() {
   wait_servers
+  check_servers
   echo "[bootstrap] install step: $((SECONDS - BOOT_START)) s"
 }
 

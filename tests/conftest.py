@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from model_access.local_servers.process import LocalServerDied, dead_servers
 from model_access.scripted_server import ScriptedServer
 from settings import Settings, load_settings
 
@@ -39,6 +40,28 @@ def _heaviness(item) -> int:
 def pytest_collection_modifyitems(config, items) -> None:
     """`HEAVY_FIRST` modules first, so a parallel run hands them out first; the order is otherwise kept."""
     items.sort(key=_heaviness)  # stable
+
+
+def _name_dead_servers() -> Generator[None, object, object]:
+    """A test (or its setup) that failed while a local model server it started had died fails with that death:
+    "llama.cpp server (pid N) died with SIGILL (illegal instruction); log: ...", the original error chained."""
+    try:
+        return (yield)
+    except Exception as exc:  # not pytest's skip/fail outcomes, which are BaseExceptions
+        notes = dead_servers()
+        if not notes or isinstance(exc, LocalServerDied) or any(note in str(exc) for note in notes):
+            raise
+        raise LocalServerDied("; ".join(notes)) from exc
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
+    return (yield from _name_dead_servers())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    return (yield from _name_dead_servers())
 
 
 def free_port() -> int:
