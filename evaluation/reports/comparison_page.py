@@ -27,7 +27,8 @@ from evaluation.reports.report_charts import cost_chart, success_chart
 from evaluation.reports.run_comparison import rate_table
 from evaluation.reports.run_costs import shown
 from evaluation.reports.run_groups import ERRORS_NOTE
-from evaluation.running.run_records import INDEX_FILE, TASK_PAGE, natural_key, read_json, task_folder
+from evaluation.running.run_records import INDEX_FILE, TASK_PAGE, natural_key, task_folder
+from foundation.json_files import read_json
 from evaluation.reports.task_story import lost_at, story_steps, verdict_details_html, verdict_summary
 from evaluation.reports.tidy_export import write_tidy
 

@@ -36,7 +36,7 @@ import re
 from typing import Any
 
 from evaluation.running.episode_acts import Act, episode_acts
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 from evaluation.running.trajectory_coverage import (
     IGNORED_KINDS,
     SAME,

@@ -29,8 +29,10 @@ from typing import Any
 from foundation.errors import UserError
 from evaluation.reports.loss_account import STAGES, lost_at
 from evaluation.running.policies.solutions import Solutions, load_solutions
-from evaluation.running.run_records import RUN_FILE, TASKS_DIR, read_json
-from evaluation.running.task_record import TaskRecord, iter_records
+from evaluation.running.run_records import RUN_FILE, TASKS_DIR
+from foundation.json_files import read_json
+from evaluation.running.task_record import iter_records
+from foundation.records.task_record import TaskRecord
 from evaluation.running.trajectory_coverage import INDEX_DB, IndexedTutorials, reference_steps
 
 EPISODE_FILE = "episode.json"

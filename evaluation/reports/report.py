@@ -22,13 +22,10 @@ from evaluation.scoring.reference_quirks import decided_tasks, quirk_lines
 from evaluation.reports.run_groups import counted_records, errored_reason
 from evaluation.scoring.scoring_rules import AGENTOCCAM, record_rules
 from evaluation.running.run_health import health_text, run_health
-from evaluation.running.run_records import (
-    INDEX_FILE,
-    SUMMARY_FILE,
-    TASKS_DIR,
-    write_json,
-)
-from evaluation.running.task_record import TaskRecord, iter_records
+from evaluation.running.run_records import INDEX_FILE, SUMMARY_FILE, TASKS_DIR
+from foundation.json_files import write_json
+from evaluation.running.task_record import iter_records
+from foundation.records.task_record import TaskRecord
 from foundation.text_table import text_columns
 from model_access.accounting import tokens_text
 

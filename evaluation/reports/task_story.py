@@ -24,8 +24,9 @@ from evaluation.reports.page_parts import (
     render_value,
     usage_table_html,
 )
-from evaluation.running.run_records import TASK_PAGE, read_json
-from evaluation.running.task_record import TaskRecord
+from evaluation.running.run_records import TASK_PAGE
+from foundation.json_files import read_json
+from foundation.records.task_record import TaskRecord
 
 # What a verdict's failing entry is called, by evaluator: entries (program_html) and queries (page_image_query).
 _WHERE = {"program_html": "entry", "page_image_query": "image query"}

@@ -26,9 +26,8 @@ from evaluation.scoring.evaluate import Verdict, rescore_from_evidence
 from evaluation.scoring.judge import Judge
 from evaluation.scoring.reference_quirks import quirk_set
 from evaluation.running.run_manifest import now, read_identity
-from evaluation.running.run_records import (
-    EVIDENCE_FILE, RUN_FILE, TASKS_DIR, read_json, write_json,
-)  # fmt: skip
+from evaluation.running.run_records import EVIDENCE_FILE, RUN_FILE, TASKS_DIR
+from foundation.json_files import read_json, write_json
 from evaluation.running.task_record import iter_records
 from evaluation.scoring.scoring_rules import record_rules, scoring_rules
 from settings import Settings

@@ -24,12 +24,10 @@ A verdict a quirk decided carries the quirk's name and the status it has without
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from foundation.errors import UserError
-
-if TYPE_CHECKING:  # a record is running's type; scoring only reads its fields
-    from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 
 REDDIT_COMMENT_TIME = "reddit_comment_time"
 EMPTY_PROGRAM_HTML = "empty_program_html"

@@ -19,12 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from foundation.errors import UserError
-
-if TYPE_CHECKING:  # a record is running's type; scoring only reads its fields
-    from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 
 VIDEOWA = "videowa"
 AGENTOCCAM = "agentoccam"

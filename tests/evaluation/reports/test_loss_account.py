@@ -30,8 +30,9 @@ from evaluation.reports.comparison_text import comparison_text
 from evaluation.reports.loss_account import lost_at
 from evaluation.reports.command import report
 from evaluation.reports.report import write_run_outputs
-from evaluation.running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
-from evaluation.running.task_record import TaskRecord
+from evaluation.running.run_records import RUN_FILE, task_folder
+from foundation.json_files import write_json
+from foundation.records.task_record import RECORD_FILE, TaskRecord
 from evaluation.reports.run_groups import group_configurations
 from evaluation.running.runner import RunSpec, run
 from evaluation.running.trajectory_coverage import IndexedTutorials, reference_steps

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.running.run_records import RECORD_FILE, write_json
-from evaluation.running.task_record import TaskRecord, iter_records, record_summary
+from foundation.json_files import write_json
+from foundation.records.task_record import RECORD_FILE, TaskRecord
+from evaluation.running.task_record import iter_records, record_summary
 
 TESTS = Path(__file__).parents[2]
 # Every record.json committed under tests/ (the run made before the house move among them).
