@@ -130,11 +130,11 @@ def _completed(
         return lost("unknown", f"the episode did every step of the reference solution and nothing else, but its "
                     f"step {nth.number} names {_nth_words(nth)}, and the records do not say which of them was used",
                     reference_step=nth.number)  # fmt: skip
-    failing = [v for v in record.verdicts or [] if v.get("status") == "failed"]
-    judged = ", ".join(f"{v.get('eval_type')}" + (f": {v['message']}" if v.get("message") else "") for v in failing)
+    failing = [v for v in record.verdicts or [] if v.status == "failed"]
+    judged = ", ".join(v.eval_type + (f": {v.message}" if v.message else "") for v in failing)
     return lost("evaluator", "the episode did every step of the reference solution, nothing else, and answered as "
                 f"it does, yet was scored failed ({judged or 'no failing verdict recorded'})", step=finished,
-                element=", ".join(str(v.get("eval_type")) for v in failing) or None)  # fmt: skip
+                element=", ".join(v.eval_type for v in failing) or None)  # fmt: skip
 
 
 def answers_agree(reference: str, answer: str) -> bool:

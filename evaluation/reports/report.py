@@ -48,7 +48,7 @@ def _group_values(record: TaskRecord, group: str) -> list[tuple[str, str, bool]]
         return [(getattr(record, group) or "(none)", status, True)]
     from evaluation.scoring.evaluate import EVAL_TYPES
 
-    verdicts = {v["eval_type"]: v["status"] for v in record.verdicts if v["eval_type"] in EVAL_TYPES}
+    verdicts = {v.eval_type: v.status for v in record.verdicts if v.eval_type in EVAL_TYPES}
     if (record.recorded_status or status) != status:
         verdicts = {}  # the report's --errors rule changed the task's status: every type counts it so
     # A task that never reached its evaluators (config problems, an episode error) counts under

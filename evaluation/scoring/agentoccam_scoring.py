@@ -25,16 +25,14 @@ from evaluation.scoring.agentoccam_matching import (
     url_group_matches,
 )
 from evaluation.scoring.errors import ConfigError, Unscorable
-from evaluation.scoring.verdicts import (
-    CONFIG_ERROR, ERROR, FAILED, NO_EVAL_BLOCK, NOT_SCORED, PASSED, Verdict, _checks, _entry_evidence, _eval_types,
-    _reads_same_pages, _run,
-)  # fmt: skip
+from evaluation.scoring.verdicts import NO_EVAL_BLOCK, _checks, _entry_evidence, _eval_types, _reads_same_pages, _run
 from evaluation.scoring.judge import CORRECT, SAME, Judge
 from evaluation.scoring.program_html import FUNC, JS_PREFIXES, EntryResult, content_text, read_entry
 from evaluation.scoring.scoring_rules import ScoringRules, task_url_alternatives
 from evaluation.scoring.site_helpers import HelperContext, prepare_call
 from evaluation.scoring.string_match import Check
 from evaluation.scoring.url_match import GOLD_IN_PRED
+from foundation.records.verdict import CONFIG_ERROR, ERROR, FAILED, NOT_SCORED, PASSED, Verdict
 
 # The helpers its evaluators.py imports (:21-30); `func:` calls are eval'ed there, so any other name raises.
 HELPERS = (

@@ -35,9 +35,11 @@ from evaluation.scoring.program_html import (
 from evaluation.scoring.reference_quirks import EMPTY_PROGRAM_HTML
 from evaluation.scoring.scoring_rules import ScoringRules
 from evaluation.scoring.string_match import Check, string_match_details
-from evaluation.scoring.verdicts import (  # noqa: F401 - re-exported: callers read Verdict and the statuses from here
-    CONFIG_ERROR, ERROR, EVAL_TYPES, FAILED, NO_EVAL_BLOCK, NOT_SCORED, PASSED, UNSCORABLE, Verdict, _checks,
-    _entry_evidence, _eval_types, _reads_same_pages, _run, combined_status,
+from evaluation.scoring.verdicts import (
+    EVAL_TYPES, NO_EVAL_BLOCK, _checks, _entry_evidence, _eval_types, _reads_same_pages, _run,
+)  # fmt: skip
+from foundation.records.verdict import (  # noqa: F401 - re-exported: callers read Verdict and the statuses from here
+    CONFIG_ERROR, ERROR, FAILED, NOT_SCORED, PASSED, UNSCORABLE, Verdict, combined_status,
 )  # fmt: skip
 from evaluation.scoring.text import split_alternatives
 from evaluation.scoring.url_match import EXACT, url_match

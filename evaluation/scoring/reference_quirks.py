@@ -71,9 +71,9 @@ def decided_tasks(records: list[TaskRecord]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for record in records:
         for verdict in record.verdicts or []:
-            for name in verdict.get("quirks") or []:
-                without = verdict.get("without_quirks")
-                flip = f" ({verdict.get('eval_type')} would be {without})" if without != verdict.get("status") else ""
+            for name in verdict.quirks or []:
+                without = verdict.without_quirks
+                flip = f" ({verdict.eval_type} would be {without})" if without != verdict.status else ""
                 found.setdefault(name, []).append(f"{record.task_key}{flip}")
     return found
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from foundation.json_files import read_json, write_json
+from foundation.records.verdict import Verdict
 
 RECORD_FILE = "record.json"  # <run>/tasks/<task>/record.json
 
@@ -59,8 +60,8 @@ class TaskRecord:
     # The evaluation (evaluation/scoring/evaluate.py: TaskEvaluation.to_dict).
     status: str = "error"
     score: float | None = None
-    verdicts: list[dict[str, Any]] = field(default_factory=list)
-    intermediate: dict[str, Any] | None = None
+    verdicts: list[Verdict] = field(default_factory=list)  # one per eval type (a dict given is read as one)
+    intermediate: Verdict | None = None
     intermediate_score: float | None = None
     quirks: list[str] = field(default_factory=list)
     # The episode (absent on a config-error record, which was never played).
@@ -98,7 +99,7 @@ class TaskRecord:
             setattr(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
+        object.__setattr__(self, name, _typed(name, value))
         if name in DISK_FIELDS and name not in self.key_order:
             self.key_order.append(name)  # a key set for the first time goes last, as in a dict
 
@@ -116,7 +117,8 @@ class TaskRecord:
             self.extra.pop(name, None)
 
     def set_evaluation(self, evaluation: dict[str, Any]) -> None:
-        """The keys of `TaskEvaluation.to_dict()` (status, score, verdicts, intermediate, ..., quirks if any)."""
+        """The keys of `TaskEvaluation.to_dict()` (status, score, verdicts, intermediate, ..., quirks if any);
+        the verdicts are kept as `Verdict`s."""
         for key, value in evaluation.items():
             self._put(key, value)
 
@@ -146,7 +148,7 @@ class TaskRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object on disk: the keys read or set, in their order, unknown ones in their place."""
-        data = {key: getattr(self, key) if key in DISK_FIELDS else self.extra[key] for key in self.key_order}
+        data = {key: _plain(getattr(self, key)) if key in DISK_FIELDS else self.extra[key] for key in self.key_order}
         data.update((key, value) for key, value in self.extra.items() if key not in data)
         return data
 
@@ -157,6 +159,24 @@ class TaskRecord:
 
     def save(self, folder: Path) -> None:
         write_json(Path(folder) / RECORD_FILE, self.to_dict())
+
+
+def _typed(name: str, value: Any) -> Any:
+    """The verdicts as `Verdict`s, whether they come from disk (dicts) or from scoring."""
+    if name == "verdicts" and isinstance(value, list):
+        return [Verdict.from_dict(item) if isinstance(item, dict) else item for item in value]
+    if name == "intermediate" and isinstance(value, dict):
+        return Verdict.from_dict(value)
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """A field as JSON holds it: verdicts as their dicts."""
+    if isinstance(value, Verdict):
+        return value.to_dict()
+    if isinstance(value, list) and any(isinstance(item, Verdict) for item in value):
+        return [item.to_dict() if isinstance(item, Verdict) else item for item in value]
+    return value
 
 
 def _default(spec: Any) -> Any:
