@@ -10,14 +10,23 @@ from evaluation.scoring.errors import ConfigError, JudgeReplyError, Unscorable
 from evaluation.scoring.program_html import json_safe
 from evaluation.scoring.site_helpers.rest import SiteHelperError
 from evaluation.scoring.string_match import Check
-from foundation.records.verdict import CONFIG_ERROR, ERROR, UNSCORABLE, Verdict
+from foundation.records.verdict import CONFIG_ERROR, ERROR, FAILED, PASSED, UNSCORABLE, Verdict
 
-EVAL_TYPES = ("string_match", "url_match", "program_html", "page_image_query")
 NO_EVAL_BLOCK = "the task has no eval block with eval_types"
+# An eval type AgentOccam's rules do not score: the message of its verdict starts so, and its details keep the
+# verdict it stands in for under REPLACED (so a rescore back under videowa's rules finds it).
+OTHER_TYPE = "AgentOccam's evaluator has no eval type"
+REPLACED = "replaced_verdict"
 
 
 def _checks(checks: list[Check]) -> list[dict[str, Any]]:
     return [check.__dict__ for check in checks]
+
+
+def from_checks(eval_type: str, checks: list[Check]) -> Verdict:
+    """Passed when every check passed, the checks as its details."""
+    status = PASSED if all(check.passed for check in checks) else FAILED
+    return Verdict(eval_type, status, details=_checks(checks))
 
 
 def _run(eval_type: str, work: Callable[[], Verdict]) -> Verdict:
@@ -33,13 +42,6 @@ def _run(eval_type: str, work: Callable[[], Verdict]) -> Verdict:
     except Exception as exc:  # a model call, the browser or a site failed: the task was not scored
         first_line = (str(exc).strip().splitlines() or [""])[0]
         return Verdict(eval_type, ERROR, f"{type(exc).__name__}: {first_line}")
-
-
-def _eval_types(block: Any) -> list[Any]:
-    """The eval types of a task's eval block; empty when it has none (a config error)."""
-    if isinstance(block, dict) and isinstance(block.get("eval_types"), list):
-        return block["eval_types"]
-    return []
 
 
 def _entry_evidence(entry: dict, visited_url: str, content: Any) -> dict[str, Any]:
