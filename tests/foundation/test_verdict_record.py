@@ -25,5 +25,6 @@ def test_an_old_verdict_keeps_its_keys_absent_and_unknown_ones_in_place() -> Non
 
 def test_the_task_status_is_the_first_unscored_status_else_the_product() -> None:
     assert combined_status([Verdict("a", PASSED), Verdict("b", FAILED)]) == FAILED
-    assert combined_status([Verdict("a", FAILED), Verdict("b", "unscorable"), Verdict("c", CONFIG_ERROR)]) == CONFIG_ERROR
+    unscored = [Verdict("a", FAILED), Verdict("b", "unscorable"), Verdict("c", CONFIG_ERROR)]
+    assert combined_status(unscored) == CONFIG_ERROR
     assert combined_status([]) == CONFIG_ERROR
