@@ -294,8 +294,6 @@ class AgentOccamScorer(Scorer):
     """AgentOccam's evaluator: its string_match, url_match (with the task file's "or" alternatives) and
     program_html; any other eval type raises there (:408-417)."""
 
-    name = "agentoccam"
-
     def __init__(self, rules: ScoringRules, judge: Judge | None = None) -> None:
         super().__init__(judge)
         self.rules = rules

@@ -83,8 +83,6 @@ class SavedEvidence:
 class Scorer(ABC):
     """One rule set's evaluators. Chosen once per evaluation (`scorer_for`), with the judge it may ask."""
 
-    name: str
-
     def __init__(self, judge: Judge | None = None) -> None:
         self.judge = judge
 

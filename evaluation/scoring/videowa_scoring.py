@@ -28,7 +28,7 @@ from foundation.records.verdict import CONFIG_ERROR, ERROR, FAILED, NOT_SCORED, 
 
 
 class VideoWAScorer(Scorer):
-    name = "videowa"
+    """VisualWebArena's / VideoWA's evaluators, with the reference quirks named on."""
 
     def __init__(self, judge: Judge | None = None, quirks: frozenset[str] = frozenset()) -> None:
         super().__init__(judge)
