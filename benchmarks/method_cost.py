@@ -41,7 +41,7 @@ sys.path[:] = [str(HERE.parent)] + [p for p in sys.path if Path(p or ".").resolv
 from cli.main import main as cli_main  # noqa: E402
 from model_access.local_servers.llama_cpp import llama_cpp_server  # noqa: E402
 from model_access.local_servers.llama_cpp_log import prompt_reuse  # noqa: E402
-from evaluation.running.task_record import TaskRecord  # noqa: E402
+from foundation.records.task_record import TaskRecord  # noqa: E402
 from settings import load_settings  # noqa: E402
 
 STAGES = ("selection_continuation", "selection_stage1", "selection_stage2", "policy")

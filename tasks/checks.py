@@ -16,17 +16,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from foundation.records.eval_block import EVAL_TYPES, EvalBlock
 from tasks.placeholders import KNOWN_SITES
 
-EVAL_TYPES = ("string_match", "url_match", "program_html", "page_image_query")
 URL_NOTES = ("EXACT", "GOLD in PRED")
 REFERENCE_ANSWER_KEYS = ("exact_match", "must_include", "must_exclude", "one_of", "required_values", "fuzzy_match")
 REQUIRED_CONTENT_KEYS = ("exact_match", "must_include", "must_exclude", "required_values", "fuzzy_match")
 PROGRAM_HTML_KEYS = ("url", "locator", "required_contents")
 
 
-def task_problems(config: dict[str, Any]) -> list[str]:
-    """Everything wrong with a task config (a dict), in field order."""
+def task_problems(
+    config: dict[str, Any], eval_block: EvalBlock | None, intermediate_block: EvalBlock | None
+) -> list[str]:
+    """Everything wrong with a task config (a dict, with its `eval` and `intermediate_eval` blocks typed), in
+    field order."""
     problems: list[str] = []
     problems += _text_problems(config, "intent")
     problems += _text_problems(config, "start_url")
@@ -36,23 +39,21 @@ def task_problems(config: dict[str, Any]) -> list[str]:
         config["viewport_size"], dict
     ):
         problems.append('viewport_size: must be an object like {"width": 1280, "height": 720}')
-    if "eval" not in config or config["eval"] is None:
+    if config.get("eval") is None:
         problems.append("eval: missing")
     else:
-        problems += eval_block_problems(config["eval"], "eval")
-    problems += _intermediate_problems(config)
+        problems += eval_block_problems(eval_block, "eval")
+    problems += _intermediate_problems(config, intermediate_block)
     return problems
 
 
-def task_notes(config: dict[str, Any]) -> list[str]:
+def task_notes(config: dict[str, Any], eval_block: EvalBlock | None, intermediate_block: EvalBlock | None) -> list[str]:
     """Oddities of a task config that the reference runs anyway (see the module docstring)."""
     notes = []
-    block = config.get("eval")
-    if isinstance(block, dict) and _empty_program_html(block):
+    if eval_block is not None and _empty_program_html(eval_block):
         notes.append("eval: program_html without entries (that score is a config error; the other scores run)")
-    intermediate = config.get("intermediate_eval")
-    if config.get("intermediate_intent") is not None and isinstance(intermediate, dict):
-        eval_types = intermediate.get("eval_types")
+    if config.get("intermediate_intent") is not None and intermediate_block is not None:
+        eval_types = intermediate_block.eval_types
         ignored = "the intermediate answer is string-matched anyway, as the reference does"
         if not isinstance(eval_types, list) or not eval_types:
             notes.append(f"intermediate_eval: no eval_types ({ignored})")
@@ -65,10 +66,8 @@ def task_notes(config: dict[str, Any]) -> list[str]:
     return notes
 
 
-def _empty_program_html(block: dict[str, Any]) -> bool:
-    eval_types = block.get("eval_types")
-    entries = block.get("program_html")
-    return isinstance(eval_types, list) and "program_html" in eval_types and isinstance(entries, list) and not entries
+def _empty_program_html(block: EvalBlock) -> bool:
+    return "program_html" in block.listed_types and isinstance(block.program_html, list) and not block.program_html
 
 
 def _text_problems(config: dict[str, Any], key: str) -> list[str]:
@@ -103,7 +102,7 @@ def _video_problems(config: dict[str, Any]) -> list[str]:
     return ["video: must be a video name or a list of names"]
 
 
-def _intermediate_problems(config: dict[str, Any]) -> list[str]:
+def _intermediate_problems(config: dict[str, Any], block: EvalBlock | None) -> list[str]:
     has_intent = config.get("intermediate_intent") is not None
     has_eval = config.get("intermediate_eval") is not None
     if has_intent and not has_eval:
@@ -112,20 +111,20 @@ def _intermediate_problems(config: dict[str, Any]) -> list[str]:
         return ["intermediate_intent: missing (the task has an intermediate_eval)"]
     if not has_intent:
         return []
-    block = config["intermediate_eval"]
     problems = _text_problems(config, "intermediate_intent")
-    if not isinstance(block, dict):
+    if block is None:
         return problems + ["intermediate_eval: must be an object"]
     # The answer is always string-matched against reference_answers (the reference ignores
     # eval_types here; odd eval_types are a note, see task_notes).
     return problems + _string_match_problems(block, "intermediate_eval")
 
 
-def eval_block_problems(block: Any, label: str) -> list[str]:
-    """Defects of an `eval` or `intermediate_eval` block; `label` prefixes the messages."""
-    if not isinstance(block, dict):
+def eval_block_problems(block: EvalBlock | None, label: str) -> list[str]:
+    """Defects of an `eval` or `intermediate_eval` block (None: the config's is not an object); `label` prefixes
+    the messages."""
+    if block is None:
         return [f"{label}: must be an object"]
-    eval_types = block.get("eval_types")
+    eval_types = block.eval_types
     if eval_types is None:
         return [f"{label}: missing eval_types"]
     if not isinstance(eval_types, list) or not all(isinstance(t, str) for t in eval_types):
@@ -146,8 +145,8 @@ def eval_block_problems(block: Any, label: str) -> list[str]:
     return problems
 
 
-def _string_match_problems(block: dict[str, Any], label: str) -> list[str]:
-    answers = block.get("reference_answers")
+def _string_match_problems(block: EvalBlock, label: str) -> list[str]:
+    answers = block.reference_answers
     if not answers:
         return [f"{label}: string_match without reference_answers"]
     if not isinstance(answers, dict):
@@ -166,13 +165,13 @@ def _string_match_problems(block: dict[str, Any], label: str) -> list[str]:
     return problems
 
 
-def _url_match_problems(block: dict[str, Any], label: str) -> list[str]:
+def _url_match_problems(block: EvalBlock, label: str) -> list[str]:
     problems = []
-    reference = block.get("reference_url")
+    reference = block.reference_url
     if not isinstance(reference, str) or not reference.strip():
         problems.append(f"{label}: url_match without reference_url")
-    if "url_note" in block:
-        note = block["url_note"]
+    if block.has("url_note"):
+        note = block.url_note
         if note == "":
             problems.append(f"{label}: url_note is empty (use EXACT or GOLD in PRED)")
         elif note not in URL_NOTES:
@@ -180,8 +179,8 @@ def _url_match_problems(block: dict[str, Any], label: str) -> list[str]:
     return problems
 
 
-def _program_html_problems(block: dict[str, Any], label: str) -> list[str]:
-    entries = block.get("program_html")
+def _program_html_problems(block: EvalBlock, label: str) -> list[str]:
+    entries = block.program_html
     if isinstance(entries, list) and not entries:
         return []  # a note, not a problem: the task's other scores run (task_notes)
     if not isinstance(entries, list):
@@ -204,8 +203,8 @@ def _program_html_problems(block: dict[str, Any], label: str) -> list[str]:
     return problems
 
 
-def _page_image_problems(block: dict[str, Any], label: str) -> list[str]:
-    queries = block.get("page_image_query")
+def _page_image_problems(block: EvalBlock, label: str) -> list[str]:
+    queries = block.page_image_query
     if not isinstance(queries, list) or not queries:
         return [f"{label}: page_image_query without entries"]
     problems = []

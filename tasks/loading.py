@@ -3,7 +3,10 @@
 A config file is a JSON list of task dicts; a folder is every `*.json` below it.
 Loading never stops at a defect: a task with a broken config still loads, with
 its defects listed in `problems`, and a file that cannot be read at all is
-reported in `TaskSet.file_problems` while the other files load.
+reported in `TaskSet.file_problems` while the other files load. The one exception
+is an eval block with a key no WebArena-family config has (foundation/records/eval_block.py):
+a typo there would be ignored by every evaluator, so loading stops with one line naming
+the task, the key and the known keys.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from foundation.errors import UserError
+from foundation.records.eval_block import EvalBlock, UnknownEvalKeys
 from settings import Settings
 from tasks.checks import task_notes, task_problems
 from tasks.placeholders import PlaceholderValues, fill_placeholders, unfilled_message
@@ -57,6 +61,9 @@ class Task:
     images: list[str] = field(default_factory=list)
     # Oddities the reference runs anyway (tasks.checks.task_notes): the task runs, the note is kept with it.
     notes: list[str] = field(default_factory=list)
+    # The config's `eval` and `intermediate_eval` blocks, typed (None when absent or not an object).
+    eval_block: EvalBlock | None = None
+    intermediate_block: EvalBlock | None = None
 
     @property
     def key(self) -> str:
@@ -166,7 +173,9 @@ def task_from_config(item: Any, source: str, position: int, values: PlaceholderV
     elif isinstance(task_id, bool) or not isinstance(task_id, (int, str)):
         task_id = _synthetic_id(position)
         problems.append(f"task_id: must be a number or a string (called {task_id}, its position in the file)")
-    problems += task_problems(config)
+    eval_block = _eval_block(config, "eval", f"{source}:{task_id}")
+    intermediate_block = _eval_block(config, "intermediate_eval", f"{source}:{task_id}")
+    problems += task_problems(config, eval_block, intermediate_block)
     problems += [unfilled_message(name) for name in sorted(filled.unfilled)]
     problems += [f"placeholder {token}: names no known site" for token in sorted(filled.unknown)]
 
@@ -189,12 +198,22 @@ def task_from_config(item: Any, source: str, position: int, values: PlaceholderV
         storage_state=config.get("storage_state") if isinstance(config.get("storage_state"), str) else None,
         viewport_size=config.get("viewport_size") if isinstance(config.get("viewport_size"), dict) else None,
         difficulty=_difficulty(config),
-        eval_types=_eval_types(config.get("eval")),
+        eval_types=[name for name in eval_block.listed_types if isinstance(name, str)] if eval_block else [],
         config=config,
         problems=problems,
         images=_image_sources(config.get("image")),
-        notes=task_notes(config),
+        notes=task_notes(config, eval_block, intermediate_block),
+        eval_block=eval_block,
+        intermediate_block=intermediate_block,
     )
+
+
+def _eval_block(config: dict[str, Any], key: str, task_key: str) -> EvalBlock | None:
+    """The typed block under `key`; UserError (one line) for a key no WebArena-family config has."""
+    try:
+        return EvalBlock.of(config.get(key))
+    except UnknownEvalKeys as exc:
+        raise UserError(f"task {task_key}: {key} has {exc}") from None
 
 
 def _non_task_item(source: str, position: int, problem: str) -> Task:
@@ -268,8 +287,3 @@ def _difficulty(config: dict[str, Any]) -> str | None:
             return str(value)
     return None
 
-
-def _eval_types(block: Any) -> list[str]:
-    if not isinstance(block, dict) or not isinstance(block.get("eval_types"), list):
-        return []
-    return [t for t in block["eval_types"] if isinstance(t, str)]

@@ -30,7 +30,7 @@ from typing import Any
 
 from evaluation.reports.run_costs import load_prices, task_cost
 from evaluation.running.run_records import usage_difference
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 from model_access import ROLES
 from model_access.client import ChatResult, ModelClient
 from settings import Settings

@@ -20,7 +20,7 @@ from evaluation.reports.paired_stats import (
 )
 from evaluation.reports.run_costs import Price, local_roles, role_models, run_cost, task_cost
 from evaluation.reports.run_groups import Configuration, Sample, check_error_mode, counted_records, errored_reason
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 
 
 @dataclass

@@ -27,8 +27,9 @@ from evaluation.reports.report_charts import cost_chart, success_chart
 from evaluation.reports.run_comparison import rate_table
 from evaluation.reports.run_costs import shown
 from evaluation.reports.run_groups import ERRORS_NOTE
-from evaluation.running.run_records import INDEX_FILE, TASK_PAGE, natural_key, read_json, task_folder
-from evaluation.reports.task_story import lost_at, story_steps, verdict_details_html, verdict_summary
+from evaluation.running.run_records import INDEX_FILE, TASK_PAGE, natural_key, task_folder
+from foundation.json_files import read_json
+from evaluation.reports.task_story import lost_at, shown_verdicts, story_steps, verdict_summary
 from evaluation.reports.tidy_export import write_tidy
 
 FLIPS_DIR = "flipped"
@@ -48,16 +49,11 @@ def _side(comparison: Comparison, index: int, task_key: str, passed: bool, page_
     found = sample_record(result, task_key, passed)
     if found is None:
         return {"title": f"run {index + 1}: {result.label}", "record": None, "steps": [], "verdicts": []}
-    from markupsafe import Markup
-
     sample, record = found
     task_dir = task_folder(sample.folder, task_key)
     page = task_dir / TASK_PAGE
     several = len(result.configuration.samples) > 1
-    verdicts = [
-        {**verdict, "details_html": Markup(verdict_details_html(verdict, page_folder))}
-        for verdict in record.verdicts + ([record.intermediate] if record.intermediate else [])
-    ]
+    verdicts = shown_verdicts(record, page_folder)
     return {
         "title": f"run {index + 1}: {result.label}" + (f" (sample {sample.number})" if several else ""),
         "record": record, "steps": story_steps(task_dir, read_json(task_dir / "episode.json") or {}, page_folder),

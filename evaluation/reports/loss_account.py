@@ -41,7 +41,7 @@ from typing import Any
 
 from evaluation.reports.indexed_tutorials import IndexedTutorials
 from evaluation.running.episode_acts import episode_acts
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 from tasks.reference.coverage import Cover, covering
 from tasks.reference.names import answers_agree, names_agree, normalise_name
 from tasks.reference.progress import OTHER_VALUE, Act, ReferenceProgress, does, nth_words
@@ -133,11 +133,11 @@ def _completed(
         return lost("unknown", f"the episode did every step of the reference solution and nothing else, but its "
                     f"step {nth.number} names {nth_words(nth)}, and the records do not say which of them was used",
                     reference_step=nth.number)  # fmt: skip
-    failing = [v for v in record.verdicts or [] if v.get("status") == "failed"]
-    judged = ", ".join(f"{v.get('eval_type')}" + (f": {v['message']}" if v.get("message") else "") for v in failing)
+    failing = [v for v in record.verdicts or [] if v.status == "failed"]
+    judged = ", ".join(v.eval_type + (f": {v.message}" if v.message else "") for v in failing)
     return lost("evaluator", "the episode did every step of the reference solution, nothing else, and answered as "
                 f"it does, yet was scored failed ({judged or 'no failing verdict recorded'})", step=finished,
-                element=", ".join(str(v.get("eval_type")) for v in failing) or None)  # fmt: skip
+                element=", ".join(v.eval_type for v in failing) or None)  # fmt: skip
 
 
 # ---- where the episode left the reference --------------------------------------------------------

@@ -28,9 +28,11 @@ from typing import Any
 
 from evaluation.reports.indexed_tutorials import INDEX_DB, IndexedTutorials
 from evaluation.reports.loss_account import STAGES, lost_at
-from evaluation.running.run_records import RUN_FILE, TASKS_DIR, read_json
-from evaluation.running.task_record import TaskRecord, iter_records
+from evaluation.running.run_records import RUN_FILE, TASKS_DIR
+from evaluation.running.task_record import iter_records
 from foundation.errors import UserError
+from foundation.json_files import read_json
+from foundation.records.task_record import TaskRecord
 from tasks.reference.solutions import Solutions, load_solutions
 from tasks.reference.steps import reference_steps
 

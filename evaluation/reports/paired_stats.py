@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from evaluation.running.run_records import natural_key
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 
 PAIRING_NOTE = "outcome by majority of samples, a tie not passing; the difference from pass frequencies"
 

@@ -22,13 +22,11 @@ from evaluation.scoring.reference_quirks import decided_tasks, quirk_lines
 from evaluation.reports.run_groups import counted_records, errored_reason
 from evaluation.scoring.scoring_rules import AGENTOCCAM, record_rules
 from evaluation.running.run_health import health_text, run_health
-from evaluation.running.run_records import (
-    INDEX_FILE,
-    SUMMARY_FILE,
-    TASKS_DIR,
-    write_json,
-)
-from evaluation.running.task_record import TaskRecord, iter_records
+from evaluation.running.run_records import INDEX_FILE, SUMMARY_FILE, TASKS_DIR
+from foundation.json_files import write_json
+from foundation.records.eval_block import EVAL_TYPES
+from evaluation.running.task_record import iter_records
+from foundation.records.task_record import TaskRecord
 from foundation.text_table import text_columns
 from model_access.accounting import tokens_text
 
@@ -49,9 +47,7 @@ def _group_values(record: TaskRecord, group: str) -> list[tuple[str, str, bool]]
         return [("+".join(sorted(record.sites or [])) or "(none)", status, True)]
     if group in ("kind", "difficulty"):
         return [(getattr(record, group) or "(none)", status, True)]
-    from evaluation.scoring.evaluate import EVAL_TYPES
-
-    verdicts = {v["eval_type"]: v["status"] for v in record.verdicts if v["eval_type"] in EVAL_TYPES}
+    verdicts = {v.eval_type: v.status for v in record.verdicts if v.eval_type in EVAL_TYPES}
     if (record.recorded_status or status) != status:
         verdicts = {}  # the report's --errors rule changed the task's status: every type counts it so
     # A task that never reached its evaluators (config problems, an episode error) counts under

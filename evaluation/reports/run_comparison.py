@@ -17,8 +17,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evaluation.running.run_records import RUN_FILE, natural_key, read_json
-from evaluation.running.task_record import TaskRecord
+from evaluation.running.run_records import RUN_FILE, natural_key
+from foundation.json_files import read_json
+from foundation.records.task_record import TaskRecord
 from foundation.text_table import text_columns
 
 # Agent ablation flags as run.json keeps them, and the command-line flag that names a non-default value.

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from foundation.errors import UserError
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 
 PRICE_KEYS = ("input", "cached_input", "output")
 TOKEN_KEYS = ("prompt_tokens", "cached_prompt_tokens", "completion_tokens")

@@ -15,8 +15,10 @@ from typing import Any
 
 from foundation.errors import UserError
 from evaluation.running.run_manifest import configuration_identity
-from evaluation.running.run_records import RUN_FILE, read_json
-from evaluation.running.task_record import TaskRecord, iter_records
+from evaluation.running.run_records import RUN_FILE
+from foundation.json_files import read_json
+from evaluation.running.task_record import iter_records
+from foundation.records.task_record import TaskRecord
 from evaluation.scoring.scoring_rules import AGENTOCCAM, counted_status, record_rules
 
 ERROR_MODES = ("recorded", "fail", "exclude")

@@ -24,9 +24,11 @@ from evaluation.reports.page_parts import (
     render_value,
     usage_table_html,
 )
-from evaluation.running.run_records import TASK_PAGE, read_json
-from evaluation.running.task_record import TaskRecord
+from evaluation.running.run_records import TASK_PAGE
+from foundation.json_files import read_json
 from foundation.records.demonstration import DemonstrationShown
+from foundation.records.task_record import TaskRecord
+from foundation.records.verdict import Verdict
 
 # What a verdict's failing entry is called, by evaluator: entries (program_html) and queries (page_image_query).
 _WHERE = {"program_html": "entry", "page_image_query": "image query"}
@@ -129,16 +131,16 @@ def _check_text(check: dict[str, Any]) -> str:
     return " ".join(word for word in words if word) or str(check)
 
 
-def failing_checks(verdict: dict[str, Any]) -> list[str]:
+def failing_checks(verdict: Verdict) -> list[str]:
     """The checks that failed a verdict, each named in one line (for program_html: entry, page and locator)."""
     lines = []
-    for detail in verdict.get("details") or []:
+    for detail in verdict.details or []:
         if not isinstance(detail, dict) or detail.get("passed") is not False:
             continue
         if "checks" not in detail:
             lines.append(_check_text(detail))
             continue
-        where = f"{_WHERE.get(verdict.get('eval_type', ''), 'entry')} {int(detail.get('index', 0)) + 1}"
+        where = f"{_WHERE.get(verdict.eval_type, 'entry')} {int(detail.get('index', 0)) + 1}"
         place = detail.get("visited_url") or detail.get("url") or ""
         if "locator" in detail:
             place += f", locator {detail['locator'] or '(the whole page)'}"
@@ -153,14 +155,27 @@ def failing_checks(verdict: dict[str, Any]) -> list[str]:
 def verdict_summary(record: TaskRecord) -> list[dict[str, Any]]:
     """Each verdict (the intermediate score's too) with why it did not pass: its failing checks, else its message."""
     summary = []
-    verdicts = list(record.verdicts or []) + ([record.intermediate] if record.intermediate else [])
-    for verdict in verdicts:
-        lines = [] if verdict.get("status") == "passed" else failing_checks(verdict)
-        if verdict.get("status") != "passed" and not lines:
-            lines = [verdict.get("message") or "no failing check recorded"]
-        summary.append({"eval_type": verdict.get("eval_type", ""), "status": verdict.get("status", ""),
-                        "lines": lines})  # fmt: skip
+    for verdict in _all_verdicts(record):
+        lines = [] if verdict.status == "passed" else failing_checks(verdict)
+        if verdict.status != "passed" and not lines:
+            lines = [verdict.message or "no failing check recorded"]
+        summary.append({"eval_type": verdict.eval_type, "status": verdict.status, "lines": lines})
     return summary
+
+
+def _all_verdicts(record: TaskRecord) -> list[Verdict]:
+    return list(record.verdicts or []) + ([record.intermediate] if record.intermediate else [])
+
+
+def shown_verdicts(record: TaskRecord, page_folder: Path) -> list[dict[str, Any]]:
+    """Each verdict (the intermediate score's too) as a page shows it: its fields and its details as HTML."""
+    from markupsafe import Markup
+
+    return [
+        {"eval_type": verdict.eval_type, "status": verdict.status, "message": verdict.message,
+         "details": verdict.details, "details_html": Markup(verdict_details_html(verdict, page_folder))}
+        for verdict in _all_verdicts(record)
+    ]  # fmt: skip
 
 
 def lost_at(record: TaskRecord, page_folder: Path) -> dict[str, Any] | None:
@@ -205,9 +220,9 @@ def program_html_html(details: list[dict[str, Any]]) -> str:
     return "".join(parts)
 
 
-def verdict_details_html(verdict: dict[str, Any], folder: Path) -> str:
-    details = verdict.get("details")
-    if verdict.get("eval_type") == "program_html" and details and all(isinstance(d, dict) for d in details):
+def verdict_details_html(verdict: Verdict, folder: Path) -> str:
+    details = verdict.details
+    if verdict.eval_type == "program_html" and details and all(isinstance(d, dict) for d in details):
         return program_html_html(details)
     return f'<div class="wide">{render_value(details, folder)}</div>' if details else ""
 
@@ -221,10 +236,7 @@ def write_task_page(folder: Path, record: TaskRecord) -> Path:
 
     folder = Path(folder)
     episode = read_json(folder / "episode.json") or {}
-    verdicts = [
-        {**verdict, "details_html": Markup(verdict_details_html(verdict, folder))}
-        for verdict in record.verdicts + ([record.intermediate] if record.intermediate else [])
-    ]
+    verdicts = shown_verdicts(record, folder)
     usage = {role: data for role, data in (record.usage or {}).items() if data and data.get("rows")}
     page = environment().get_template("task_report.html").render(
         record=record,

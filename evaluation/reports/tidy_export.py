@@ -18,7 +18,7 @@ from evaluation.reports.comparison import Comparison
 from evaluation.reports.loss_run import stage_of
 from evaluation.reports.run_groups import errored_reason
 from evaluation.running.run_health import COUNTS as HEALTH_COUNTS
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 
 TIDY_FILE = "tasks.csv"
 COLUMNS = (

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from foundation.errors import UserError
 from model_access.ray_cluster import ACTOR_RESTARTS, connect, import_ray, release, start_endpoint_limits, use_endpoint_limits
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 from settings import Settings
 
 class TaskWorker:

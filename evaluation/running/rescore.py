@@ -22,13 +22,12 @@ from pathlib import Path
 
 from foundation.errors import UserError
 from foundation.folder_lock import LOCK_NAME
-from evaluation.scoring.evaluate import Verdict, rescore_from_evidence
+from evaluation.scoring.evaluate import rescore_from_evidence
 from evaluation.scoring.judge import Judge
 from evaluation.scoring.reference_quirks import quirk_set
 from evaluation.running.run_manifest import now, read_identity
-from evaluation.running.run_records import (
-    EVIDENCE_FILE, RUN_FILE, TASKS_DIR, read_json, write_json,
-)  # fmt: skip
+from evaluation.running.run_records import EVIDENCE_FILE, RUN_FILE, TASKS_DIR
+from foundation.json_files import read_json, write_json
 from evaluation.running.task_record import iter_records
 from evaluation.scoring.scoring_rules import record_rules, scoring_rules
 from settings import Settings
@@ -55,11 +54,10 @@ def rescore_run(
         folder = run_dir / TASKS_DIR / str(record.folder)
         task = tasks.get(record.task_key)
         evidence = read_json(folder / EVIDENCE_FILE)
-        ran = [verdict for verdict in record.verdicts if verdict["eval_type"] not in ("config", "episode")]
+        ran = [verdict for verdict in record.verdicts if verdict.eval_type not in ("config", "episode")]
         old_status, old_rules = record.status, record_rules(record)
         if task is not None and isinstance(evidence, dict) and ran:
-            previous = [Verdict.from_dict(verdict) for verdict in ran]
-            evaluation = rescore_from_evidence(task, evidence, previous, judge, quirks, rules)
+            evaluation = rescore_from_evidence(task, evidence, ran, judge, quirks, rules)
             record.set_evaluation(evaluation.to_dict())
             record.rescored_at = now()
         elif old_rules == rules.name:

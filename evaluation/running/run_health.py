@@ -17,7 +17,7 @@ from foundation.records.demonstration import UNREADABLE, SelectionRecord
 from foundation.records.step_info import StepInfo
 from foundation.text_table import text_columns
 from model_access.accounting import tokens_unknown
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 
 # The selection decision agent/method/selection.py records when a selection reply could not be read.
 UNREADABLE_SELECTION = UNREADABLE

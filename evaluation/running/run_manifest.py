@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from foundation.errors import UserError
-from evaluation.running.run_records import RUN_FILE, read_json, write_json
+from evaluation.running.run_records import RUN_FILE
+from foundation.json_files import read_json, write_json
 from settings import PROJECT_ROOT, Settings, settings_as_dict
 
 PACKAGES = (

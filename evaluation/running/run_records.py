@@ -1,23 +1,22 @@
-"""The files of a run folder, and reading and writing them safely.
+"""The files of a run folder: their names, and the folder each task's files go in.
 
     <run>/run.json                 what was run, by whom, with which code (one entry per session)
     <run>/summary.json             success rates of the finished tasks
     <run>/index.html               every task, linked to its page
-    <run>/tasks/<task>/record.json verdicts, score, steps, timings, usage of one task (task_record.py)
+    <run>/tasks/<task>/record.json verdicts, score, steps, timings, usage of one task
+                                   (foundation/records/task_record.py)
     <run>/tasks/<task>/evidence.json   what the score was based on (answer, final URL, page contents)
     <run>/tasks/<task>/episode.json    every step, with step_NNN.png screenshots beside it
     <run>/tasks/<task>/network_trace.zip   the episode's requests, with run.record_network (a Playwright trace)
     <run>/tasks/<task>/report.html     the task's page
 
-Every JSON file is written to a temporary name and renamed, so a killed run never
-leaves half a record: a task whose record.json exists is finished.
+Every JSON file is written to a temporary name and renamed (foundation/json_files.py), so a
+killed run never leaves half a record: a task whose record.json exists is finished.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,6 @@ RUN_FILE = "run.json"
 SUMMARY_FILE = "summary.json"
 INDEX_FILE = "index.html"
 TASKS_DIR = "tasks"
-RECORD_FILE = "record.json"
 EVIDENCE_FILE = "evidence.json"
 NETWORK_TRACE_FILE = "network_trace.zip"
 TASK_PAGE = "report.html"
@@ -59,20 +57,6 @@ def record_collisions(tasks: list[Any], run_dir: Path) -> list[tuple[Any, Any]]:
         else:
             first[folder] = task
     return clashes
-
-
-def write_json(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
-    partial.replace(path)
-
-
-def read_json(path: Path) -> Any:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
 
 
 def usage_difference(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

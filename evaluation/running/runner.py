@@ -38,7 +38,8 @@ from foundation.progress_bar import Progress, progress_bar
 from evaluation.running.run_manifest import check_identity, close_session, configuration_identity, open_session
 from evaluation.running.run_identity import settings_identity
 from evaluation.running.run_records import record_collisions, task_folder
-from evaluation.running.task_record import TaskRecord, is_finished, iter_records, record_summary
+from evaluation.running.task_record import is_finished, iter_records, record_summary
+from foundation.records.task_record import TaskRecord
 from evaluation.scoring.scoring_rules import scoring_rules
 from settings import Settings
 

@@ -32,10 +32,9 @@ from evaluation.scoring.reference_quirks import quirk_set
 from evaluation.running.run_manifest import now
 from evaluation.running.run_health import step_usage, task_health
 from evaluation.scoring.scoring_rules import scoring_rules
-from evaluation.running.run_records import (
-    EVIDENCE_FILE, NETWORK_TRACE_FILE, task_folder, usage_difference, write_json,
-)  # fmt: skip
-from evaluation.running.task_record import TaskRecord
+from evaluation.running.run_records import EVIDENCE_FILE, NETWORK_TRACE_FILE, task_folder, usage_difference
+from foundation.json_files import write_json
+from foundation.records.task_record import TaskRecord
 from evaluation.scoring.site_state import reset_sites, site_counts
 from evaluation.running.step_calls import StepCalls
 from evaluation.browser_env.step_extras import prepare_extra

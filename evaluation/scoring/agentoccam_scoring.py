@@ -25,16 +25,16 @@ from evaluation.scoring.agentoccam_matching import (
     url_group_matches,
 )
 from evaluation.scoring.errors import ConfigError, Unscorable
-from evaluation.scoring.verdicts import (
-    CONFIG_ERROR, ERROR, FAILED, NO_EVAL_BLOCK, NOT_SCORED, PASSED, Verdict, _checks, _entry_evidence, _eval_types,
-    _reads_same_pages, _run,
-)  # fmt: skip
+from evaluation.scoring.scorer import LivePages, SavedEvidence, ScoredTask, Scorer
+from evaluation.scoring.verdicts import OTHER_TYPE, REPLACED, _checks, _entry_evidence, _reads_same_pages, _run
 from evaluation.scoring.judge import CORRECT, SAME, Judge
 from evaluation.scoring.program_html import FUNC, JS_PREFIXES, EntryResult, content_text, read_entry
 from evaluation.scoring.scoring_rules import ScoringRules, task_url_alternatives
 from evaluation.scoring.site_helpers import HelperContext, prepare_call
 from evaluation.scoring.string_match import Check
 from evaluation.scoring.url_match import GOLD_IN_PRED
+from foundation.records.eval_block import EvalBlock
+from foundation.records.verdict import CONFIG_ERROR, ERROR, FAILED, NOT_SCORED, PASSED, Verdict
 
 # The helpers its evaluators.py imports (:21-30); `func:` calls are eval'ed there, so any other name raises.
 HELPERS = (
@@ -45,8 +45,6 @@ HELPERS = (
     "shopping_get_sku_latest_review_rating",
 )
 SCORES_ZERO = "AgentOccam's evaluator raises there, and its environment scores the task 0 (env.py:124-129)"
-OTHER_TYPE = "AgentOccam's evaluator has no eval type"
-REPLACED = "replaced_verdict"  # in the details of an OTHER_TYPE verdict: the one it stands in for
 
 
 def _raises(what: str) -> ConfigError:
@@ -60,9 +58,9 @@ def _reward_note(reward: float) -> str:
 # ---- string_match (:142-195) ------------------------------------------------------------------
 
 
-def string_match_verdict(block: dict, answer: str | None, intent: str, judge: Judge | None) -> Verdict:
+def string_match_verdict(block: EvalBlock, answer: str | None, intent: str, judge: Judge | None) -> Verdict:
     def work() -> Verdict:
-        answers = block.get("reference_answers")
+        answers = block.reference_answers
         if not isinstance(answers, dict):
             raise _raises(f"reference_answers is {answers!r}, which :156 cannot read")
         prediction = clean(answer or "")  # stripped, unquoted, lowercased once here and again in each rule (:153)
@@ -104,7 +102,7 @@ def _must_include(items: Any, prediction: str, checks: list[Check]) -> float:
 
 
 def _fuzzy_match(
-    block: dict, value: Any, prediction: str, intent: str, judge: Judge | None, reward: float, checks: list[Check]
+    block: EvalBlock, value: Any, prediction: str, intent: str, judge: Judge | None, reward: float, checks: list[Check]
 ) -> float:
     if value == "N/A":
         passed = exact_match("N/A", prediction)
@@ -112,7 +110,7 @@ def _fuzzy_match(
         reward *= float(passed)
         if reward == 1.0:
             return reward
-        note = block.get("string_note")
+        note = block.string_note
         if not isinstance(note, str):
             raise _raises(f"fuzzy_match is 'N/A' and string_note is {note!r}, not a string (:183)")
         if judge is None:
@@ -137,13 +135,13 @@ def _fuzzy_match(
 # ---- url_match (:198-274) -----------------------------------------------------------------------
 
 
-def url_match_verdict(block: dict, config: dict, final_url: str, rules: ScoringRules) -> Verdict:
+def url_match_verdict(block: EvalBlock, final_url: str, rules: ScoringRules) -> Verdict:
     def work() -> Verdict:
-        note = block.get("url_note", GOLD_IN_PRED)  # absent: "GOLD in PRED" (:239)
+        note = block.url_note if block.has("url_note") else GOLD_IN_PRED  # absent: "GOLD in PRED" (:239)
         if note != GOLD_IN_PRED:
             raise _raises(f"url_note {note!r}: its url_match knows only {GOLD_IN_PRED!r} (:240, :271-272)")
-        reference = block.get("reference_url")
-        alternatives = task_url_alternatives(rules, config)
+        reference = block.reference_url
+        alternatives = task_url_alternatives(rules, block)
         if alternatives is None:
             raise ConfigError(
                 "url_match under AgentOccam's rules reads the 'or' alternatives of its task file: "
@@ -238,12 +236,12 @@ def _no_entries() -> Verdict:
 
 
 def program_html_verdict(
-    block: dict, page: Any, final_url: str, base_url: Callable[[str], str], timeout_ms: int, fixed_wait_ms: int
+    block: EvalBlock, page: Any, final_url: str, base_url: Callable[[str], str], timeout_ms: int, fixed_wait_ms: int
 ) -> tuple[Verdict, list[dict[str, Any]]]:
     contents: list[dict[str, Any]] = []
 
     def work() -> Verdict:
-        entries = block.get("program_html")
+        entries = block.program_html
         check_entries(entries)
         if not entries:
             return _no_entries()
@@ -260,9 +258,9 @@ def program_html_verdict(
     return _run("program_html", work), contents
 
 
-def program_html_from_evidence(block: dict, evidence: dict[str, Any], previous: Verdict | None) -> Verdict:
+def program_html_from_evidence(block: EvalBlock, evidence: dict[str, Any], previous: Verdict | None) -> Verdict:
     def work() -> Verdict:
-        entries = block.get("program_html")
+        entries = block.program_html
         check_entries(entries)
         if not entries:
             return _no_entries()
@@ -292,39 +290,39 @@ def _other_type(eval_type: Any, earlier: Verdict | None) -> Verdict:
     return Verdict(str(eval_type), CONFIG_ERROR, f"{OTHER_TYPE} {eval_type!r}; {SCORES_ZERO}", kept)
 
 
-def agentoccam_verdicts(
-    config: dict,
-    answer: str | None,
-    final_url: str,
-    judge: Judge | None,
-    rules: ScoringRules,
-    program_html: Callable[[dict], Verdict],
-    earlier: dict[str, Verdict] | None = None,
-) -> list[Verdict]:
-    """A verdict per eval type; `program_html(block)` gives that one (read live, or from saved evidence);
-    `earlier`: the verdicts recorded before, by eval type (when scoring again)."""
-    block = config.get("eval") if isinstance(config, dict) else None
-    eval_types = _eval_types(block)
-    if not eval_types:
-        return [Verdict("eval", CONFIG_ERROR, NO_EVAL_BLOCK)]
-    verdicts = []
-    for eval_type in eval_types:
-        if eval_type == "string_match":
-            verdicts.append(string_match_verdict(block, answer, config.get("intent", ""), judge))
-        elif eval_type == "url_match":
-            verdicts.append(url_match_verdict(block, config, final_url, rules))
-        elif eval_type == "program_html":
-            verdicts.append(program_html(block))
-        else:
-            verdicts.append(_other_type(eval_type, (earlier or {}).get(eval_type)))
-    return verdicts
+class AgentOccamScorer(Scorer):
+    """AgentOccam's evaluator: its string_match, url_match (with the task file's "or" alternatives) and
+    program_html; any other eval type raises there (:408-417)."""
+
+    def __init__(self, rules: ScoringRules, judge: Judge | None = None) -> None:
+        super().__init__(judge)
+        self.rules = rules
+
+    def string_match(self, task: ScoredTask, answer: str | None) -> Verdict:
+        return string_match_verdict(task.block, answer, task.intent, self.judge)
+
+    def url_match(self, task: ScoredTask, final_url: str) -> Verdict:
+        return url_match_verdict(task.block, final_url, self.rules)
+
+    def program_html(self, task: ScoredTask, pages: LivePages) -> Verdict:
+        verdict, pages.contents = program_html_verdict(
+            task.block, pages.page, pages.final_url, pages.base_url, pages.navigation_timeout_ms, pages.fixed_wait_ms
+        )
+        return verdict
+
+    def program_html_again(self, task: ScoredTask, saved: SavedEvidence) -> Verdict:
+        return program_html_from_evidence(task.block, saved.evidence, saved.earlier.get("program_html"))
+
+    def other_type(self, eval_type: Any, task: ScoredTask, pages: LivePages) -> Verdict:
+        return _other_type(eval_type, None)
+
+    def other_type_again(self, eval_type: Any, task: ScoredTask, saved: SavedEvidence) -> Verdict:
+        return _other_type(eval_type, saved.earlier.get(eval_type))
 
 
 __all__ = [
     "HELPERS",
-    "OTHER_TYPE",
-    "REPLACED",
-    "agentoccam_verdicts",
+    "AgentOccamScorer",
     "check_entries",
     "judge_content",
     "program_html_from_evidence",

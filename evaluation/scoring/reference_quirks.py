@@ -24,12 +24,10 @@ A verdict a quirk decided carries the quirk's name and the status it has without
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from foundation.errors import UserError
-
-if TYPE_CHECKING:  # a record is running's type; scoring only reads its fields
-    from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 
 REDDIT_COMMENT_TIME = "reddit_comment_time"
 EMPTY_PROGRAM_HTML = "empty_program_html"
@@ -73,9 +71,9 @@ def decided_tasks(records: list[TaskRecord]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for record in records:
         for verdict in record.verdicts or []:
-            for name in verdict.get("quirks") or []:
-                without = verdict.get("without_quirks")
-                flip = f" ({verdict.get('eval_type')} would be {without})" if without != verdict.get("status") else ""
+            for name in verdict.quirks or []:
+                without = verdict.without_quirks
+                flip = f" ({verdict.eval_type} would be {without})" if without != verdict.status else ""
                 found.setdefault(name, []).append(f"{record.task_key}{flip}")
     return found
 

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from foundation.errors import UserError
-
-if TYPE_CHECKING:  # a record is running's type; scoring only reads its fields
-    from evaluation.running.task_record import TaskRecord
+from foundation.records.eval_block import EvalBlock
+from foundation.records.task_record import TaskRecord
 
 VIDEOWA = "videowa"
 AGENTOCCAM = "agentoccam"
@@ -92,11 +91,11 @@ def read_url_alternatives(path: Path, settings: Any) -> dict[str, list[str]]:
         raise UserError(f"{SETTING}: {task_set.file_problems[0]}")
     found: dict[str, list[str]] = {}
     for task in task_set.tasks:
-        block = task.config.get("eval")
-        if not isinstance(block, dict) or not isinstance(block.get("or"), list):
+        block = task.eval_block
+        if block is None or not isinstance(block.or_alternatives, list):
             continue
-        reference = block.get("reference_url")
-        alternatives = [item.get("reference_url") for item in block["or"] if isinstance(item, dict)]
+        reference = block.reference_url
+        alternatives = [item.get("reference_url") for item in block.or_alternatives if isinstance(item, dict)]
         if not isinstance(reference, str) or not all(isinstance(url, str) for url in alternatives):
             raise UserError(f"{SETTING}: task {task.task_id} of {path} has an 'or' list without reference_url strings")
         if reference in found and found[reference] != alternatives:
@@ -105,16 +104,15 @@ def read_url_alternatives(path: Path, settings: Any) -> dict[str, list[str]]:
     return found
 
 
-def task_url_alternatives(rules: ScoringRules, config: dict) -> list[str] | None:
-    """The alternative reference URLs of one task: its own config's "or" list (AgentOccam reads the config it scores,
-    evaluators.py:241-242), then those of AgentOccam's task file for its reference_url. None when the file was
-    needed and not read (a caller that skipped `scoring_rules`)."""
-    block = config.get("eval") if isinstance(config, dict) else None
-    block = block if isinstance(block, dict) else {}
-    own = [item.get("reference_url") for item in block.get("or") or [] if isinstance(item, dict)]
+def task_url_alternatives(rules: ScoringRules, block: EvalBlock | None) -> list[str] | None:
+    """The alternative reference URLs of one task: its own eval block's "or" list (AgentOccam reads the config it
+    scores, evaluators.py:241-242), then those of AgentOccam's task file for its reference_url. None when the file
+    was needed and not read (a caller that skipped `scoring_rules`)."""
+    listed = block.or_alternatives if block is not None else None
+    own = [item.get("reference_url") for item in listed or [] if isinstance(item, dict)]
     if not rules.alternatives_from:
         return None
-    from_file = rules.url_alternatives.get(block.get("reference_url"), [])
+    from_file = rules.url_alternatives.get(block.reference_url if block is not None else None, [])
     return own + [url for url in from_file if url not in own]
 
 

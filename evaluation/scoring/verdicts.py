@@ -1,69 +1,32 @@
-"""What every evaluator gives back: a `Verdict` per evaluator and the status it combines to, and the small pieces
-both rule sets share (evaluate.py, videowa's; agentoccam_scoring.py, AgentOccam's), so neither imports the other."""
+"""The small pieces both rule sets share (videowa_scoring.py, VisualWebArena's / VideoWA's; agentoccam_scoring.py,
+AgentOccam's), so neither imports the other. The `Verdict` every evaluator gives back is a record of its own
+(foundation/records/verdict.py): records keep it and reports read it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from evaluation.scoring.errors import ConfigError, JudgeReplyError, Unscorable
 from evaluation.scoring.program_html import json_safe
 from evaluation.scoring.site_helpers.rest import SiteHelperError
 from evaluation.scoring.string_match import Check
-
-EVAL_TYPES = ("string_match", "url_match", "program_html", "page_image_query")
-
+from foundation.records.verdict import CONFIG_ERROR, ERROR, FAILED, PASSED, UNSCORABLE, Verdict
 
 NO_EVAL_BLOCK = "the task has no eval block with eval_types"
-
-
-PASSED, FAILED, CONFIG_ERROR, UNSCORABLE, ERROR = "passed", "failed", "config_error", "unscorable", "error"
-
-
-NOT_SCORED = (CONFIG_ERROR, ERROR, UNSCORABLE)  # in the order a task's status picks them
-
-
-@dataclass
-class Verdict:
-    eval_type: str
-    status: str
-    message: str = ""
-    details: list[dict[str, Any]] = field(default_factory=list)  # per check / per entry
-    # The reference quirks that decided this verdict (evaluation.reference_quirks), and its status without them.
-    quirks: list[str] = field(default_factory=list)
-    without_quirks: str = ""
-
-    @property
-    def score(self) -> float | None:
-        return {PASSED: 1.0, FAILED: 0.0}.get(self.status)
-
-    def to_dict(self) -> dict[str, Any]:
-        data = {"eval_type": self.eval_type, "status": self.status, "message": self.message, "details": self.details}
-        if self.quirks:
-            data.update(quirks=self.quirks, without_quirks=self.without_quirks)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Verdict:
-        return cls(
-            data["eval_type"], data["status"], data.get("message", ""), list(data.get("details", [])),
-            list(data.get("quirks", [])), data.get("without_quirks", ""),
-        )  # fmt: skip
-
-
-def combined_status(verdicts: list[Verdict]) -> str:
-    """passed when all passed; failed when all scored and one failed; else the first of NOT_SCORED present."""
-    statuses = {verdict.status for verdict in verdicts}
-    for status in NOT_SCORED:
-        if status in statuses:
-            return status
-    if not verdicts:
-        return CONFIG_ERROR
-    return PASSED if statuses == {PASSED} else FAILED
+# An eval type AgentOccam's rules do not score: the message of its verdict starts so, and its details keep the
+# verdict it stands in for under REPLACED (so a rescore back under videowa's rules finds it).
+OTHER_TYPE = "AgentOccam's evaluator has no eval type"
+REPLACED = "replaced_verdict"
 
 
 def _checks(checks: list[Check]) -> list[dict[str, Any]]:
     return [check.__dict__ for check in checks]
+
+
+def from_checks(eval_type: str, checks: list[Check]) -> Verdict:
+    """Passed when every check passed, the checks as its details."""
+    status = PASSED if all(check.passed for check in checks) else FAILED
+    return Verdict(eval_type, status, details=_checks(checks))
 
 
 def _run(eval_type: str, work: Callable[[], Verdict]) -> Verdict:
@@ -79,13 +42,6 @@ def _run(eval_type: str, work: Callable[[], Verdict]) -> Verdict:
     except Exception as exc:  # a model call, the browser or a site failed: the task was not scored
         first_line = (str(exc).strip().splitlines() or [""])[0]
         return Verdict(eval_type, ERROR, f"{type(exc).__name__}: {first_line}")
-
-
-def _eval_types(block: Any) -> list[Any]:
-    """The eval types of a task's eval block; empty when it has none (a config error)."""
-    if isinstance(block, dict) and isinstance(block.get("eval_types"), list):
-        return block["eval_types"]
-    return []
 
 
 def _entry_evidence(entry: dict, visited_url: str, content: Any) -> dict[str, Any]:

@@ -8,7 +8,9 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 from cli.demo_scores import RunResult
 from cli.ladder import RUNGS, ladder_lines
-from evaluation.running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
+from evaluation.running.run_records import RUN_FILE, task_folder
+from foundation.json_files import write_json
+from foundation.records.task_record import RECORD_FILE
 from settings.schema import ReportSettings
 
 # Which of six tasks each rung passes: labels gain one, selection gains three and loses one, grounding gains none.

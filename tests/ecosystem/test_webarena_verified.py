@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 from cli.main import main
-from evaluation.running.run_records import task_folder, write_json
+from evaluation.running.run_records import task_folder
+from foundation.json_files import write_json
 from settings import PROJECT_ROOT
 
 SHOP_TASKS = PROJECT_ROOT / "tasks" / "sandbox" / "configs" / "shop.json"

@@ -356,6 +356,36 @@ def test_exact_match_after_required_values_is_no_problem(site_env, tmp_path):
     assert task.problems == []
 
 
+# ---- the typed eval block ----
+
+
+@pytest.mark.parametrize("block_key", ["eval", "intermediate_eval"])
+def test_an_eval_key_no_config_has_stops_the_load_naming_it(site_env, tmp_path, block_key):
+    block = {"eval_types": ["string_match"], "reference_answers": {"must_include": ["kettle"]},
+             "refrence_url": "__SHOPPING__/x"}  # fmt: skip
+    changes = {block_key: block, "intermediate_intent": "Which?"} if block_key != "eval" else {"eval": block}
+    path = write_tasks(tmp_path, "typo.json", [sound_task(), sound_task(task_id=7, **changes)])
+    with pytest.raises(UserError) as raised:
+        load_tasks(path)
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith(f"task typo:7: {block_key} has unknown key(s) 'refrence_url'")
+    assert "known: eval_types, reference_answers, reference_url, url_note" in message
+
+
+def test_every_key_of_the_webarena_family_loads_typed_and_as_written(site_env, tmp_path):
+    """Keys of WebArena, VisualWebArena and VideoWA configs (annotations among them) and AgentOccam's "or"."""
+    block = {"eval_types": ["url_match"], "reference_answers": None, "reference_url": "__SHOPPING__/a",
+             "program_html": [], "string_note": "", "url_note": "GOLD in PRED", "reference_answer_raw_annotation": "a",
+             "annotation_note": "", "page_image_query": [], "or": [{"reference_url": "__SHOPPING__/b"}]}  # fmt: skip
+    (task,) = load_tasks(write_tasks(tmp_path, "all.json", [sound_task(eval=block)]))
+    assert task.problems == [] and task.eval_types == ["url_match"]
+    typed = task.eval_block
+    assert typed.reference_url == "http://shop.test:7770/a" and typed.url_note == "GOLD in PRED"
+    assert typed.or_alternatives == [{"reference_url": "http://shop.test:7770/b"}] and typed.has("or")
+    assert typed.to_dict() == task.config["eval"] and list(typed.to_dict()) == list(block)  # the raw config kept
+    assert task.intermediate_block is None and not typed.has("intermediate_intent")
+
+
 # ---- filters ----
 
 

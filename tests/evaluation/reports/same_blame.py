@@ -14,8 +14,9 @@ from agent.oracles.blame import first_rung
 from evaluation.reports.loss_account import RUNG_OF_STAGE
 from evaluation.reports.loss_run import EPISODE_FILE, account_sources
 from evaluation.running.episode_acts import episode_acts
-from evaluation.running.run_records import TASKS_DIR, read_json
+from evaluation.running.run_records import TASKS_DIR
 from evaluation.running.task_record import iter_records
+from foundation.json_files import read_json
 from tasks.reference.steps import reference_steps
 
 UNDECIDED = ("unknown", "other", "wrong_value", "evaluator")  # stages no oracle replaces, or the records cannot tell

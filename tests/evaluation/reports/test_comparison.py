@@ -15,7 +15,9 @@ from cli.main import main
 from evaluation.reports.comparison import compare
 from evaluation.reports.command import report
 from evaluation.reports.run_groups import group_configurations
-from evaluation.running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
+from evaluation.running.run_records import RUN_FILE, task_folder
+from foundation.json_files import write_json
+from foundation.records.task_record import RECORD_FILE
 from settings.schema import ReportSettings
 
 

@@ -31,9 +31,10 @@ from evaluation.reports.indexed_tutorials import IndexedTutorials
 from evaluation.reports.loss_account import lost_at
 from evaluation.reports.report import write_run_outputs
 from evaluation.reports.run_groups import group_configurations
-from evaluation.running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
+from evaluation.running.run_records import RUN_FILE, task_folder
 from evaluation.running.runner import RunSpec, run
-from evaluation.running.task_record import TaskRecord
+from foundation.json_files import write_json
+from foundation.records.task_record import RECORD_FILE, TaskRecord
 from settings.schema import ReportSettings
 from tasks.loading import SANDBOX_CONFIGS_DIR
 from tasks.reference.coverage import covering

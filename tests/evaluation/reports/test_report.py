@@ -13,8 +13,9 @@ from cli.main import main
 from evaluation.reports.command import report
 from evaluation.reports.report import format_table, summarize
 from evaluation.reports.task_story import write_task_page
-from evaluation.running.run_records import RECORD_FILE, RUN_FILE, task_folder, write_json
-from evaluation.running.task_record import TaskRecord
+from evaluation.running.run_records import RUN_FILE, task_folder
+from foundation.json_files import write_json
+from foundation.records.task_record import RECORD_FILE, TaskRecord
 from evaluation.browser_env.step_extras import prepare_extra
 
 

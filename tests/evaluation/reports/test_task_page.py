@@ -13,7 +13,9 @@ from PIL import Image
 
 from evaluation.reports.command import report
 from evaluation.reports.report import write_run_outputs
-from evaluation.running.run_records import RECORD_FILE, TASK_PAGE, task_folder, write_json
+from evaluation.running.run_records import TASK_PAGE, task_folder
+from foundation.json_files import write_json
+from foundation.records.task_record import RECORD_FILE
 
 WIDTH = 1280
 LONG_URL = "http://127.0.0.1:7770/" + "tidewave-wireless-over-ear-headphones-active-noise-cancelling-40h-playtime" * 2

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from cli.main import main
 from evaluation.running.run_manifest import read_identity
+from evaluation.running.task_record import iter_records
+from foundation.records.task_record import RECORD_FILE, TaskRecord
 from model_access.scripted_server import ScriptedServer
 
 from tests.evaluation.running.task_set import EXPECTED
@@ -74,3 +76,34 @@ def test_a_finished_run_is_rescored_under_both_rule_sets(tmp_path, monkeypatch, 
     assert "harness" not in read_identity(copy)
     summary = json.loads((copy / "summary.json").read_text())
     assert summary["rules"] == ["videowa"] and summary["counted_as_failed"] == []
+
+
+def test_the_run_made_before_the_move_rescores_and_reports_as_it_did(tmp_path, monkeypatch, capsys) -> None:
+    """Rescored under the rules it was made with (the default), the old run keeps every status, score and
+    verdict, the task that never reached its evaluators keeps its record byte for byte, and the report reads
+    the same."""
+    monkeypatch.setenv("VIDEODEMO_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SHOPPING", SHOP)
+    monkeypatch.setenv("REDDIT", "http://127.0.0.1:9999")
+    shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
+    for path in tmp_path.rglob("*.json"):
+        path.write_text(path.read_text().replace("@FIXTURE@", str(tmp_path)).replace("@SHOP@", SHOP))
+    run = tmp_path / "run"
+
+    def judged(record: TaskRecord) -> tuple:
+        return (record.status, record.score, record.intermediate_score, record.quirks,
+                [(verdict.eval_type, verdict.status) for verdict in record.verdicts],
+                record.intermediate.status if record.intermediate else None)  # fmt: skip
+
+    before = {record.task_key: judged(record) for record in iter_records(run)}
+    never_scored = (run / "tasks" / "runner_tasks-5" / RECORD_FILE).read_bytes()
+    assert main(["report", str(run)]) == 0
+    report_before = capsys.readouterr().out
+    with ScriptedServer(JUDGE_SCRIPT) as judge:
+        assert main(["rescore", str(run), "--judge-url", judge.base_url, "--judge-model", "judge"]) == 0
+    capsys.readouterr()
+    assert {record.task_key: judged(record) for record in iter_records(run)} == before
+    assert sum(record.has("rescored_at") for record in iter_records(run)) == 7  # all but task 5 were judged again
+    assert (run / "tasks" / "runner_tasks-5" / RECORD_FILE).read_bytes() == never_scored
+    assert main(["report", str(run)]) == 0
+    assert capsys.readouterr().out == report_before

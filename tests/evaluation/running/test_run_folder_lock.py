@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.running.run_records import RECORD_FILE
+from foundation.records.task_record import RECORD_FILE
 from evaluation.running.task_record import iter_records
 from foundation.folder_lock import LOCK_NAME
 from model_access.scripted_server import ScriptedServer

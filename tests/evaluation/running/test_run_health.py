@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from evaluation.browser_env.episode import StepRecord
 from evaluation.running.run_health import health_text, run_health, task_health
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 
 
 def _step(index: int, action: dict | None, error: str | None, extra: dict | None = None) -> StepRecord:

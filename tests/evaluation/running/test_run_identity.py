@@ -13,7 +13,6 @@ from evaluation.running.policies import policies, policy_reads, register_policy
 from evaluation.running.run_identity import FRAME, HARNESS_READS, setting
 from evaluation.running.runner import RunSpec, default_run_dir
 from settings import Settings, load_settings
-
 from tests.evaluation.running.identity_configs import FIXTURE, TASKS, configurations, identity_of
 
 FROZEN = json.loads(FIXTURE.read_text(encoding="utf-8"))
@@ -117,8 +116,9 @@ def test_a_folder_from_before_a_declaration_resumes_when_its_sessions_ran_with_t
     """A `--videos-per-task 1` run made before the method declared the setting: its identity lacks it, its sessions'
     recorded settings have it. It resumes (its identity now says so); one whose sessions ran with all videos not."""
     from evaluation.running.run_manifest import check_identity, open_session, read_identity
-    from evaluation.running.run_records import RUN_FILE, write_json
+    from evaluation.running.run_records import RUN_FILE
     from foundation.errors import UserError
+    from foundation.json_files import write_json
     from settings import settings_as_dict
 
     one_video = load_settings(overrides=["agent.videos_per_task=1"])

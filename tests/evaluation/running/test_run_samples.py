@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.running.task_record import TaskRecord, iter_records
+from evaluation.running.task_record import iter_records
+from foundation.records.task_record import TaskRecord
 from model_access.scripted_server import ScriptedServer
 from settings import PROJECT_ROOT
 

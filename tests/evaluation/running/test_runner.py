@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.running.run_records import RECORD_FILE, task_folder
+from evaluation.running.run_records import task_folder
+from foundation.records.task_record import RECORD_FILE
 from evaluation.running.task_record import iter_records
 from model_access.scripted_server import ScriptedServer
 from settings import PROJECT_ROOT

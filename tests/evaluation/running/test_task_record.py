@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.running.run_records import RECORD_FILE, write_json
-from evaluation.running.task_record import TaskRecord, iter_records, record_summary
+from foundation.json_files import write_json
+from foundation.records.task_record import RECORD_FILE, TaskRecord
+from evaluation.running.task_record import iter_records, record_summary
 
 TESTS = Path(__file__).parents[2]
 # Every record.json committed under tests/ (the run made before the house move among them).
@@ -80,3 +81,28 @@ def test_a_worker_summary_crosses_processes_with_only_its_keys() -> None:
                                  "timings": {"total_s": 1.0}}  # fmt: skip
     with pytest.raises(TypeError, match="no field 'stauts'"):
         TaskRecord(stauts="passed")
+
+
+def test_a_record_written_now_reads_back_identically(tmp_path: Path) -> None:
+    """A record as the task runner writes it (evaluation/running/task_runner.py): its verdicts typed in memory,
+    plain JSON on disk, and the same record, field for field, once read back."""
+    from evaluation.scoring.evaluate import TaskEvaluation
+    from foundation.records.verdict import Verdict
+
+    quirked = Verdict("program_html", "passed", "reference quirk", [{"index": 0, "passed": True}],
+                      ["empty_program_html"], "config_error")  # fmt: skip
+    evaluation = TaskEvaluation(
+        [Verdict("string_match", "failed", details=[{"key": "must_include", "passed": False}]), quirked],
+        Verdict("intermediate", "passed"),
+    )
+    record = TaskRecord(task_key="set:3", task_id=3, eval_types=["string_match", "program_html"], rules="videowa")
+    record.set_evaluation(evaluation.to_dict())
+    record.answer, record.steps, record.complete = "blue", 2, True
+    assert all(isinstance(verdict, Verdict) for verdict in record.verdicts) and record.verdicts[1] == quirked
+    record.save(tmp_path)
+    again = TaskRecord.load(tmp_path)
+    assert again.to_dict() == record.to_dict() == json.loads((tmp_path / RECORD_FILE).read_text())
+    assert again.verdicts == record.verdicts and again.intermediate == Verdict("intermediate", "passed")
+    assert (again.status, again.score, again.quirks) == ("failed", 0.0, ["empty_program_html"])
+    again.save(tmp_path / "again")
+    assert (tmp_path / "again" / RECORD_FILE).read_bytes() == (tmp_path / RECORD_FILE).read_bytes()

@@ -11,7 +11,7 @@ import pytest
 from evaluation.scoring.evaluate import rescore_from_evidence
 from evaluation.reports.report import summarize, summary_text
 from evaluation.reports.run_groups import counted_records
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 from evaluation.scoring.scoring_rules import AGENTOCCAM, NO_TASK_FILE, ScoringRules, rule_set_name, scoring_rules
 from foundation.errors import UserError
 from settings import load_settings

@@ -11,7 +11,7 @@ from playwright.sync_api import Page
 from evaluation.scoring.evaluate import Verdict, evaluate_task, rescore_from_evidence
 from evaluation.scoring.reference_quirks import EMPTY_PROGRAM_HTML, REDDIT_COMMENT_TIME, quirk_set
 from evaluation.reports.report import summarize, summary_text
-from evaluation.running.task_record import TaskRecord
+from foundation.records.task_record import TaskRecord
 from foundation.errors import UserError
 from settings import load_settings
 
