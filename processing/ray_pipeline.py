@@ -76,7 +76,7 @@ def run_on_ray(pipeline: Pipeline, videos: list[VideoRecord], workers: int, addr
             hand_out(actor)
         while running:
             [ready], _ = ray.wait(list(running), num_returns=1)
-            actor, number, video = evaluation.running.pop(ready)
+            actor, number, video = running.pop(ready)
             hand_out(actor)
             try:
                 remote_outcome = ray.get(ready)

@@ -3,10 +3,10 @@
 A config file is a JSON list of task dicts; a folder is every `*.json` below it.
 Loading never stops at a defect: a task with a broken config still loads, with
 its defects listed in `problems`, and a file that cannot be read at all is
-reported in `TaskSet.file_problems` while the other files load. The one exception
-is an eval block with a key no WebArena-family config has (foundation/records/eval_block.py):
-a typo there would be ignored by every evaluator, so loading stops with one line naming
-the task, the key and the known keys.
+reported in `TaskSet.file_problems` while the other files load. An eval block with a key
+no WebArena-family config has (foundation/records/eval_block.py) is such a defect: a typo
+there would be ignored by every evaluator, so the task's problem names the key and the
+known keys, and the task is scored as a config error.
 """
 
 from __future__ import annotations
@@ -173,8 +173,9 @@ def task_from_config(item: Any, source: str, position: int, values: PlaceholderV
     elif isinstance(task_id, bool) or not isinstance(task_id, (int, str)):
         task_id = _synthetic_id(position)
         problems.append(f"task_id: must be a number or a string (called {task_id}, its position in the file)")
-    eval_block = _eval_block(config, "eval", f"{source}:{task_id}")
-    intermediate_block = _eval_block(config, "intermediate_eval", f"{source}:{task_id}")
+    eval_block, unknown_eval = _eval_block(config, "eval")
+    intermediate_block, unknown_intermediate = _eval_block(config, "intermediate_eval")
+    problems += unknown_eval + unknown_intermediate
     problems += task_problems(config, eval_block, intermediate_block)
     problems += [unfilled_message(name) for name in sorted(filled.unfilled)]
     problems += [f"placeholder {token}: names no known site" for token in sorted(filled.unknown)]
@@ -208,12 +209,15 @@ def task_from_config(item: Any, source: str, position: int, values: PlaceholderV
     )
 
 
-def _eval_block(config: dict[str, Any], key: str, task_key: str) -> EvalBlock | None:
-    """The typed block under `key`; UserError (one line) for a key no WebArena-family config has."""
+def _eval_block(config: dict[str, Any], key: str) -> tuple[EvalBlock | None, list[str]]:
+    """The typed block under `key`, and a problem naming every key no WebArena-family config has (a typo such
+    as `refrence_url` would otherwise go unread): the task is then a config error and the others still load."""
+    value = config.get(key)
     try:
-        return EvalBlock.of(config.get(key))
+        return EvalBlock.of(value), []
     except UnknownEvalKeys as exc:
-        raise UserError(f"task {task_key}: {key} has {exc}") from None
+        known = {name: item for name, item in value.items() if name not in exc.unknown}
+        return EvalBlock.of(known), [f"{key} has {exc}"]
 
 
 def _non_task_item(source: str, position: int, problem: str) -> Task:
