@@ -120,6 +120,8 @@ class Pipeline:
         self.not_started: list[str] = []
         # Set when the ASR server failed the pre-run check: speech recognition is skipped, one line per video.
         self.asr_skipped: str = ""
+        # (video id, trajectories) kept in the index because this run kept none of the video's (replace_empty_index).
+        self.kept_earlier: list[tuple[str, int]] = []
 
     # -- checks before any video ------------------------------------------------------------------
 
@@ -511,6 +513,8 @@ class Pipeline:
             return
         if state.dry_run:
             raise _NotCached("index")
+        if not checked["kept"] and self._keep_earlier(state):
+            return
         started = time.perf_counter()
         trajectories = [_rebase(Trajectory.from_dict(item), folder, relative=False) for item in checked["kept"]]
         whole = whole_video_trajectory(state.record, actions, state.keyframes)
@@ -520,6 +524,19 @@ class Pipeline:
         seconds = time.perf_counter() - started
         state.outcome.stages["index"] = StageRun(False, seconds, note=f"{len(trajectories)} trajectories")
         self._say(state, f"index: {len(trajectories)} trajectories added in {seconds:.1f}s")
+
+    def _keep_earlier(self, state: _Video) -> bool:
+        """A run that kept no trajectory of a video the index holds some of leaves them there, unless told to."""
+        video_id = state.record.video_id
+        earlier = len(self.index.trajectories(video_id)) if self.index is not None else 0
+        if not earlier or self.settings.processing.replace_empty_index:
+            return False
+        with self._report_lock:
+            self.kept_earlier.append((video_id, earlier))
+        note = f"kept its {earlier} earlier trajectories: this run kept none"
+        state.outcome.stages["index"] = StageRun(reused=True, note=note)
+        self._say(state, f"index: {note} (--replace-empty-index replaces them)")
+        return True
 
     # -- dry run ---------------------------------------------------------------------------------
 
