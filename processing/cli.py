@@ -212,17 +212,19 @@ def _dry_run(args: argparse.Namespace, settings: "Settings", pipeline) -> int:
         if "error" in plan:
             print(f"  {video.video_id}: cannot be processed: {plan['error']}")
             continue
-        stored = ", ".join(plan["stored"]) or "nothing"
-        todo = ", ".join(plan["todo"]) or "nothing"
-        print(f"  {video.video_id} ({video.duration_s:.1f} s): stored: {stored}; to do: {todo}")
+        stages = [("stored", plan["stored"]), ("to do", plan["todo"]), ("off", plan["off"])]
+        listing = "; ".join(f"{what}: {', '.join(names) or 'nothing'}"
+                            for what, names in stages if names or what != "off")  # fmt: skip
+        print(f"  {video.video_id} ({video.duration_s:.1f} s): {listing}")
         for stage, calls, basis in plan["calls"]:
             print(f"      {stage}: {calls} model call(s) ({basis})")
-        total += plan["trajectory_calls"]
+        total += plan["total"]
         speech += plan["transcript_calls"]
-        exact = exact and (plan["trajectory_exact"] or not plan["trajectory_calls"])
-    qualifier = "exact" if exact else "partly estimated, see above"
-    print(f"trajectory stage: {total} model call(s) in all ({qualifier})")
-    print(f"speech recognition: at most {speech} request(s) in all (one per piece of audio of each video without subtitles or a stored transcript)")
+        exact = exact and plan["exact"]
+    qualifier = "exact" if exact else "estimated where marked above"
+    print(f"model calls to come: {total} in all ({qualifier}); switched-off stages make none")
+    print(f"speech recognition: at most {speech} request(s) in all "
+          "(one per piece of audio of each video without subtitles or a stored transcript)")  # fmt: skip
     return 0
 
 
