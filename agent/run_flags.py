@@ -11,26 +11,23 @@ from pathlib import Path
 
 from agent.oracles.switches import check_mode, check_policy
 from agent.videos.modes import demonstration_mode
+from foundation.arguments import add_switch
 from foundation.errors import UserError
 from settings import Settings
 
 
 def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("agent (the video policy and its ablations, see docs/agent.md)")
-    group.add_argument(
-        "--no-videos", action="store_true", help="no demonstrations at all: the base policy (agent.use_videos=false)"
-    )
-    group.add_argument(
-        "--no-trajectory-selection",
-        action="store_true",
-        help="show the whole action sequence of one video, chosen once by the model at the start "
-        "(agent.trajectory_selection=false)",
-    )
-    group.add_argument(
-        "--no-visual",
-        action="store_true",
-        help="no video images in the policy's context; selection stage 2 still sees them (agent.visual=false)",
-    )
+    # Each --no-X has its --X, which undoes a --config or preset that turned X off.
+    add_switch(group, "videos", on="demonstrations from the task's videos (agent.use_videos=true)",
+               off="no demonstrations at all: the base policy (agent.use_videos=false)")  # fmt: skip
+    add_switch(group, "trajectory-selection",
+               on="show the one trajectory chosen per step by two-stage selection (agent.trajectory_selection=true)",
+               off="show the whole action sequence of one video, chosen once by the model at the start "
+               "(agent.trajectory_selection=false)")  # fmt: skip
+    add_switch(group, "visual", on="video images in the policy's context (agent.visual=true)",
+               off="no video images in the policy's context; selection stage 2 still sees them "
+               "(agent.visual=false)")  # fmt: skip
     group.add_argument(
         "--videos-per-task",
         type=int,
@@ -50,12 +47,10 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
 def apply_agent_arguments(args: argparse.Namespace, settings: Settings) -> None:
     """Apply the flags on top of the settings, then refuse contradictory combinations (UserError)."""
     agent = settings.agent
-    if getattr(args, "no_videos", False):
-        agent.use_videos = False
-    if getattr(args, "no_trajectory_selection", False):
-        agent.trajectory_selection = False
-    if getattr(args, "no_visual", False):
-        agent.visual = False
+    for flag, setting in (("videos", "use_videos"), ("trajectory_selection", "trajectory_selection"),
+                          ("visual", "visual")):  # fmt: skip
+        if getattr(args, flag, None) is not None:  # None: neither --X nor --no-X given, the setting stands
+            setattr(agent, setting, getattr(args, flag))
     if getattr(args, "transcript_only", False):
         agent.transcript_only = True
     if getattr(args, "videos_per_task", None) is not None:

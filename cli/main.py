@@ -17,6 +17,7 @@ import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence
 
+from foundation.arguments import ArgumentParser
 from foundation.errors import UserError
 
 # Order = order in `--help`. Handlers import their heavy dependencies lazily.
@@ -67,9 +68,9 @@ def stop_signals_unwind() -> Iterator[None]:
             signal.signal(signum, previous)
 
 
-def common_options() -> argparse.ArgumentParser:
+def common_options() -> ArgumentParser:
     """Options accepted before or after any subcommand."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = ArgumentParser(add_help=False)
     common.add_argument(
         "--config", default=argparse.SUPPRESS, metavar="FILE", help="YAML settings file (sections as in settings/schema.py)"
     )
@@ -93,9 +94,10 @@ def common_options() -> argparse.ArgumentParser:
     return common
 
 
-def build_parser(prog: str = "videodemo") -> argparse.ArgumentParser:
+def build_parser(prog: str = "videodemo") -> ArgumentParser:
     common = common_options()
-    parser = argparse.ArgumentParser(
+    # Its subparsers are of its class (argparse's parser_class): a mistake anywhere is one line.
+    parser = ArgumentParser(
         prog=prog,
         parents=[common],
         description="Web agents that learn from video tutorials at inference time: process tutorials into "

@@ -15,9 +15,18 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     from model_access.cli import add_model_arguments
     from tasks.filters import KINDS
     from tasks.placeholders import KNOWN_SITES
+    from foundation.arguments import add_switch
 
     run = subparsers.add_parser(
-        "run", parents=[common], help="play tasks with a policy, score them, keep records (resumable)"
+        "run",
+        parents=[common],
+        help="play tasks with a policy, score them, keep records (resumable)",
+        description="Play each task (default: the 63 sandbox tasks) in Chromium with a policy (default: video, the "
+        "method), score it with the task's evaluators and keep one record per task in a run folder, with an "
+        "index.html and a page per task. A re-run of the same configuration resumes: finished tasks are kept "
+        "(--fresh starts over, --retry-errors plays errored ones again). The agent's flags are the paper's "
+        "ablations (--no-videos, --no-trajectory-selection, --no-visual, ...; docs/agent.md). "
+        "E.g. videodemo run --policy replay --kind skill --workers 2",
     )
     run.add_argument("--tasks", type=Path, metavar="PATH", help="config file or folder (default: the sandbox tasks)")
     run.add_argument("--site", choices=KNOWN_SITES, help="only tasks on this site")
@@ -61,7 +70,7 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     )
     run.add_argument("--fresh", action="store_true", help="delete the run folder's results and start over")
     run.add_argument("--retry-errors", action="store_true", help="run again the tasks recorded as errors")
-    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_switch(run, "progress", on="a line per finished task (the default)", off="no progress lines")
     for options in run_options():
         options.add(run)
     add_model_arguments(run)
@@ -129,7 +138,14 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     report.set_defaults(handler=_report)
 
     rescore = subparsers.add_parser(
-        "rescore", parents=[common], help="score a finished run again from its saved evidence (no sites needed)"
+        "rescore",
+        parents=[common],
+        help="score a finished run again from its saved evidence (no sites needed)",
+        description="Score every task of a finished run again from the evidence its records saved, without the "
+        "sites or the policy: after an evaluator was fixed, "
+        "or under another rule set (--rules). It rewrites the records in place, or in a copy with --out, and "
+        "prints the tasks whose status changed and the run's report. E.g. videodemo rescore cache/runs/<run> "
+        "--rules agentoccam --out cache/runs/<run>-agentoccam",
     )
     rescore.add_argument("run_dir", type=Path, metavar="DIR", help="a run folder")
     rescore.add_argument("--tasks", type=Path, metavar="PATH", help="task configs (default: those of the run)")
@@ -200,7 +216,7 @@ def _run(args: argparse.Namespace) -> int:
             workers=workers,
             fresh=args.fresh,
             retry_errors=args.retry_errors,
-            progress=not args.no_progress,
+            progress=args.progress is not False,
             ray=args.ray,
         )
         run_dir = run(spec, sample_settings)

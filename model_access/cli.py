@@ -2,7 +2,7 @@
 
 Commands that call models add the shared options with `add_model_arguments(parser)`
 and apply them after loading settings with `apply_model_arguments(args, settings)`:
-`--no-cache` and per-role shortcuts (`--vlm-url URL --vlm-model NAME`, likewise
+`--cache` / `--no-cache` and per-role shortcuts (`--vlm-url URL --vlm-model NAME`, likewise
 for llm, policy and judge), each the same as the matching `--set models...`.
 """
 
@@ -12,6 +12,7 @@ import argparse
 import time
 from typing import TYPE_CHECKING
 
+from foundation.arguments import add_switch
 from model_access import ROLES, SPEECH_ROLES
 
 if TYPE_CHECKING:
@@ -20,9 +21,8 @@ if TYPE_CHECKING:
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("models")
-    group.add_argument(
-        "--no-cache", action="store_true", default=None, help="send every model call again (models.use_cache=false)"
-    )
+    add_switch(group, "cache", on="answer a call sent before from the model-call cache (models.use_cache=true)",
+               off="send every model call again (models.use_cache=false)")  # fmt: skip
     for role in ROLES:
         url_help = f"OpenAI-compatible base URL of the {role} role (models.{role}.base_url)"
         group.add_argument(f"--{role}-url", metavar="URL", help=url_help)
@@ -32,8 +32,8 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
 
 def apply_model_arguments(args: argparse.Namespace, settings: "Settings") -> None:
     """Apply the options of `add_model_arguments` on top of --config / --set."""
-    if getattr(args, "no_cache", None):
-        settings.models.use_cache = False
+    if getattr(args, "cache", None) is not None:
+        settings.models.use_cache = args.cache
     for role in ROLES:
         role_settings = getattr(settings.models, role)
         url = getattr(args, f"{role}_url", None)

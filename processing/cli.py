@@ -15,6 +15,7 @@ SOURCES = ("videowa_tutorials", "dir", "urls", "sandbox", "manifest")
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
+    from foundation.arguments import add_switch
     from model_access.cli import add_model_arguments
 
     parser = subparsers.add_parser(
@@ -36,15 +37,17 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         "(needs `pip install -e .[scale]`; see docs/scaling.md)")  # fmt: skip
     add("--limit", type=int, metavar="N", help="process only the first N videos")
     add("--dry-run", action="store_true", help="list the videos, what is stored and the model calls to come")
-    filtering = parser.add_mutually_exclusive_group()
-    filtering.add_argument("--no-action-filtering", action="store_true",
-                           help="keep all actions (processing.action_filtering=false); the default for "
-                           "--source videowa_tutorials, as in the paper's VideoWA runs")  # fmt: skip
-    filtering.add_argument("--action-filtering", action="store_true",
-                           help="filter actions by relevance even for --source videowa_tutorials "
-                           "(processing.action_filtering=true)")  # fmt: skip
-    add("--no-trajectory-filtering", action="store_true",
-        help="keep every named trajectory (processing.trajectory_filtering=false)")  # fmt: skip
+    add_switch(parser, "action-filtering",
+               on="filter actions by relevance, even for --source videowa_tutorials (processing.action_filtering=true)",
+               off="keep all actions (processing.action_filtering=false); the default for --source "
+               "videowa_tutorials, as in the paper's VideoWA runs")  # fmt: skip
+    add_switch(parser, "trajectory-filtering",
+               on="ask the VLM whether each named trajectory fits its objective and drop those that do not "
+               "(processing.trajectory_filtering=true, the default)",
+               off="keep every named trajectory (processing.trajectory_filtering=false)")  # fmt: skip
+    add("--replace-empty-index", action="store_true",
+        help="let a video whose run kept no trajectory replace the ones the index holds for it "
+        "(processing.replace_empty_index; by default they are kept and the run says so)")  # fmt: skip
     add("--labeler", metavar="NAME",
         help="who labels actions (processing.labeler): vlm (the method) or ocr (model-free baseline)")  # fmt: skip
     add("--objectives", metavar="NAME",
@@ -75,16 +78,17 @@ def _settings(args: argparse.Namespace) -> "Settings":
     settings = load_settings_from_args(args)
     apply_model_arguments(args, settings)
     p = settings.processing
-    if getattr(args, "no_action_filtering", False):
-        p.action_filtering = False
-    elif getattr(args, "action_filtering", False):
-        p.action_filtering = True
+    action_filtering = getattr(args, "action_filtering", None)
+    if action_filtering is not None:
+        p.action_filtering = action_filtering
     elif getattr(args, "source", None) == "videowa_tutorials" and p.action_filtering:
         # One VideoWA video serves many tasks, so the paper keeps every action there (its appendix A.1).
         p.action_filtering = False
         print("action filtering is off for --source videowa_tutorials, as in the paper; --action-filtering turns it on")
-    if getattr(args, "no_trajectory_filtering", False):
-        p.trajectory_filtering = False
+    if getattr(args, "trajectory_filtering", None) is not None:
+        p.trajectory_filtering = args.trajectory_filtering
+    if getattr(args, "replace_empty_index", False):
+        p.replace_empty_index = True
     if getattr(args, "labeler", None):
         p.labeler = args.labeler
     if getattr(args, "objectives", None):
@@ -178,6 +182,10 @@ def _process_videos(args: argparse.Namespace) -> int:
             outcomes = pipeline.run(videos, settings.processing.workers)
         summary = pipeline.summary(outcomes, found.problems, time.perf_counter() - started)
     print(summary.format())
+    if pipeline.kept_earlier:
+        kept = sum(count for _, count in pipeline.kept_earlier)
+        print(f"the index kept {kept} earlier trajectories of {len(pipeline.kept_earlier)} video(s) whose run kept "
+              "none (see their lines above); --replace-empty-index replaces them with nothing")  # fmt: skip
     if pipeline.stopped:
         print(f"stopped early, {len(pipeline.not_started)} video(s) not started: {pipeline.stopped}")
     summary_path = summary_file(settings, index_dir)
@@ -204,17 +212,19 @@ def _dry_run(args: argparse.Namespace, settings: "Settings", pipeline) -> int:
         if "error" in plan:
             print(f"  {video.video_id}: cannot be processed: {plan['error']}")
             continue
-        stored = ", ".join(plan["stored"]) or "nothing"
-        todo = ", ".join(plan["todo"]) or "nothing"
-        print(f"  {video.video_id} ({video.duration_s:.1f} s): stored: {stored}; to do: {todo}")
+        stages = [("stored", plan["stored"]), ("to do", plan["todo"]), ("off", plan["off"])]
+        listing = "; ".join(f"{what}: {', '.join(names) or 'nothing'}"
+                            for what, names in stages if names or what != "off")  # fmt: skip
+        print(f"  {video.video_id} ({video.duration_s:.1f} s): {listing}")
         for stage, calls, basis in plan["calls"]:
             print(f"      {stage}: {calls} model call(s) ({basis})")
-        total += plan["trajectory_calls"]
+        total += plan["total"]
         speech += plan["transcript_calls"]
-        exact = exact and (plan["trajectory_exact"] or not plan["trajectory_calls"])
-    qualifier = "exact" if exact else "partly estimated, see above"
-    print(f"trajectory stage: {total} model call(s) in all ({qualifier})")
-    print(f"speech recognition: at most {speech} request(s) in all (one per piece of audio of each video without subtitles or a stored transcript)")
+        exact = exact and plan["exact"]
+    qualifier = "exact" if exact else "estimated where marked above"
+    print(f"model calls to come: {total} in all ({qualifier}); switched-off stages make none")
+    print(f"speech recognition: at most {speech} request(s) in all "
+          "(one per piece of audio of each video without subtitles or a stored transcript)")  # fmt: skip
     return 0
 
 

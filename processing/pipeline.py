@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ from model_access.retry import error_summary
 from model_access.sampling import sampling_scope
 from processing import artifacts as art
 from processing.artifacts import VideoArtifacts, digest, stage_key
+from processing.call_plan import plan_calls
 from processing.changed_frames import KeyFrame, detect_changed_frames
 from processing.index import TrajectoryIndex
 from processing.oracle_labels import processed_dir
@@ -46,13 +48,8 @@ from foundation.records.trajectory import LabeledAction, Trajectory, VideoRecord
 from processing.stages import action_filtering, merging, trajectory_filtering
 from processing.stages.asking import StageStats
 from processing.stages.spoiling import spoil_actions
-from processing.stages.trajectories import (
-    build_trajectory,
-    subsequence_count,
-    subsequences,
-    whole_video_trajectory,
-)
-from processing.summary import STAGES, RunSummary, StageRun, VideoOutcome
+from processing.stages.trajectories import build_trajectory, subsequences, whole_video_trajectory
+from processing.summary import RunSummary, StageRun, VideoOutcome
 from processing.transcripts import VTT_NAME, needs_speech_recognition, planned_transcript_calls, video_transcript
 from settings.schema import Settings
 
@@ -91,6 +88,7 @@ class _Video:
     keyframes: list[KeyFrame] = field(default_factory=list)
     keyframes_digest: str = ""
     transcript_plan: tuple[int, str] | None = None  # dry run, transcript not stored: (requests, why)
+    frames_detected: bool = False  # dry run: the changed frames were detected for the count, not stored
 
 
 class _AsrSkipped(UserError):
@@ -120,6 +118,8 @@ class Pipeline:
         self.not_started: list[str] = []
         # Set when the ASR server failed the pre-run check: speech recognition is skipped, one line per video.
         self.asr_skipped: str = ""
+        # (video id, trajectories) kept in the index because this run kept none of the video's (replace_empty_index).
+        self.kept_earlier: list[tuple[str, int]] = []
 
     # -- checks before any video ------------------------------------------------------------------
 
@@ -390,15 +390,23 @@ class Pipeline:
         if not path.is_file():
             raise UserError(f"video {path} does not exist any more: check the path or remove it from the source")
         p = self.settings.processing
-        return self._stage(
-            state,
-            "changed_frames",
-            inputs={"video_sha256": state.files.file_hash(path, remember=not state.dry_run)},
-            identity={name: getattr(p, name) for name in CHANGED_FRAMES_SETTINGS},
-            compute=lambda: self._detect(state),
-            note=lambda data: f"{len(data)} keyframes",
-            valid=lambda data: all((state.files.folder / item["path"]).is_file() for item in data),
-        )
+        try:
+            return self._stage(
+                state,
+                "changed_frames",
+                inputs={"video_sha256": state.files.file_hash(path, remember=not state.dry_run)},
+                identity={name: getattr(p, name) for name in CHANGED_FRAMES_SETTINGS},
+                compute=lambda: self._detect(state),
+                note=lambda data: f"{len(data)} keyframes",
+                valid=lambda data: all((state.files.folder / item["path"]).is_file() for item in data),
+            )
+        except _NotCached:
+            # Every later count grows with the changed frames, and a guess from the sampled frames was ten times
+            # too high (issue 59): a dry run detects them (no model, seconds a minute of video), storing nothing.
+            with tempfile.TemporaryDirectory(prefix="videodemo-dry-run-") as scratch:
+                keyframes = detect_changed_frames(path, p, scratch)
+                state.frames_detected = True
+                return [keyframe.to_json(Path(scratch)) for keyframe in keyframes]
 
     def _stage(
         self,
@@ -511,6 +519,8 @@ class Pipeline:
             return
         if state.dry_run:
             raise _NotCached("index")
+        if not checked["kept"] and self._keep_earlier(state):
+            return
         started = time.perf_counter()
         trajectories = [_rebase(Trajectory.from_dict(item), folder, relative=False) for item in checked["kept"]]
         whole = whole_video_trajectory(state.record, actions, state.keyframes)
@@ -521,54 +531,27 @@ class Pipeline:
         state.outcome.stages["index"] = StageRun(False, seconds, note=f"{len(trajectories)} trajectories")
         self._say(state, f"index: {len(trajectories)} trajectories added in {seconds:.1f}s")
 
+    def _keep_earlier(self, state: _Video) -> bool:
+        """A run that kept no trajectory of a video the index holds some of leaves them there, unless told to."""
+        video_id = state.record.video_id
+        earlier = len(self.index.trajectories(video_id)) if self.index is not None else 0
+        if not earlier or self.settings.processing.replace_empty_index:
+            return False
+        with self._report_lock:
+            self.kept_earlier.append((video_id, earlier))
+        note = f"kept its {earlier} earlier trajectories: this run kept none"
+        state.outcome.stages["index"] = StageRun(reused=True, note=note)
+        self._say(state, f"index: {note} (--replace-empty-index replaces them)")
+        return True
+
     # -- dry run ---------------------------------------------------------------------------------
 
     def _estimate(self, state: _Video) -> dict[str, Any]:
         """Stage status and the model calls still needed, exact where the stage's inputs are stored."""
-        outcome = state.outcome
-        p = self.settings.processing
-        stored = [name for name in STAGES if name in outcome.stages]
-        todo = [name for name in STAGES if name not in outcome.stages]
-        calls: list[tuple[str, int, str]] = []  # (stage, calls, how the number was found)
-        if "transcript" in outcome.stages:
-            stored.insert(0, "transcript")
-        elif state.transcript_plan is not None:
-            todo.insert(0, "transcript")
-            calls.append(("transcript", *state.transcript_plan))
-        if "changed_frames" in stored:
-            frames, per_frame = outcome.keyframes, "one action per changed frame"
-        else:  # not detected yet: at most one changed frame per sampled frame
-            frames = int(state.record.duration_s * p.sample_fps) + 1
-            per_frame = "one action per sampled frame, as changed frames are not detected yet"
-        if "labeling" in todo:
-            clips = self.labeler.estimate_calls(frames)
-            calls.append(("labeling", clips, "exact" if "changed_frames" in stored else "at most"))
-            if self.labeler.roles:
-                calls.append(("merging", 1, "at most: none when fewer than two actions are labeled"))
-        if "action_filtering" in todo and p.action_filtering:
-            calls.append(("action_filtering", 1, "exact"))
-        if "action_filtering" in stored:
-            actions, basis = outcome.actions, "exact"
-        elif "merging" in stored:
-            actions, basis = outcome.labeled_actions, "at most: action filtering may drop actions"
-        else:
-            actions, basis = frames, f"estimate: {per_frame}"
-        trajectory_calls = 0
-        if "trajectories" in todo and self.objective_maker.roles:
-            trajectory_calls = subsequence_count(actions, p.max_trajectory_actions, p.min_trajectory_actions)
-            calls.append(("trajectories", trajectory_calls, basis))
-            if p.trajectory_filtering:
-                calls.append(("trajectory_filtering", trajectory_calls, "at most: one per named objective"))
-        return {
-            "video_id": state.record.video_id,
-            "duration_s": state.record.duration_s,
-            "stored": stored,
-            "todo": todo,
-            "calls": calls,
-            "trajectory_calls": trajectory_calls,
-            "trajectory_exact": basis == "exact",
-            "transcript_calls": state.transcript_plan[0] if state.transcript_plan else 0,
-        }
+        return plan_calls(
+            state.outcome, state.record.duration_s, self.settings.processing, self.labeler, self.objective_maker,
+            frames_detected=state.frames_detected, transcript_plan=state.transcript_plan,
+        ).to_dict()  # fmt: skip
 
     # -- output -------------------------------------------------------------------------------------
 

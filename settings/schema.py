@@ -319,6 +319,9 @@ class ProcessingSettings:
     frames_in_prompts: bool = True
     # Ask the VLM whether each named trajectory really fits its objective, and drop those that do not.
     trajectory_filtering: bool = True
+    # A re-run that keeps no trajectory of a video whose index entry has some keeps the old ones (and says so):
+    # a filter that dropped everything is more often a broken model or prompt than the truth. True replaces them.
+    replace_empty_index: bool = False
     # Transcript characters the action filter reads: enough to tell the video's task, bounded cost.
     filter_transcript_chars: int = 6000
     # Folder of prompt templates that replace the bundled ones (processing/prompts) file by file; "" = bundled.

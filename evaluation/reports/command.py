@@ -38,9 +38,12 @@ def report(
 
     settings = settings or ReportSettings()
     folders = [Path(run_dir), *map(Path, other_dirs)]
+    prices = load_prices(settings.prices, prices_file)  # --prices and --labels checked before any page is rewritten
+    if labels is not None:
+        group_configurations(folders, labels)
     for folder in folders if refresh_runs else []:
         write_run_outputs(folder, settings)
-    comparison = compare(group_configurations(folders, labels), settings, load_prices(settings.prices, prices_file))
+    comparison = compare(group_configurations(folders, labels), settings, prices)
     out = Path(out_dir) if out_dir else default_report_dir(folders)
     index, table = write_report_folder(comparison, out)
     (only,) = comparison.results if len(comparison.results) == 1 else (None,)

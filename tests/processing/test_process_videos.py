@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 from tests.processing.pipeline_helpers import (
     ACTIONS_PER_FRAME,
+    CHECK_MARKER,
     FAILS_CHECK,
     FILTER_MARKER,
     NAMED,
     chat_requests_by_stage,
     clip_count,
+    fenced,
     pipeline_script,
     pipeline_settings,
     process,
@@ -29,6 +31,7 @@ from tests.processing.pipeline_helpers import (
 
 from model_access.scripted_server import ScriptedServer
 from processing.index import TrajectoryIndex
+from processing.stages.trajectory_filtering import CHECKS
 from processing.templates import BUNDLED_DIR
 from settings import Settings
 
@@ -194,7 +197,9 @@ def test_dry_run_lists_the_work_and_sends_nothing(first_run, tmp_path, scripted_
     assert code == 0 and server.log == []
     assert not fresh.paths.processed_dir.exists()  # nothing written
     assert "cart_tutorial" in out and "search_tutorial" in out
-    assert re.search(r"trajectories: \d+ model call\(s\) \(estimate: one action per sampled frame", out)
+    # The changed frames are detected for the count (nothing stored), the actions estimated from them.
+    assert re.search(r"labeling: \d+ model call\(s\) \(exact\)", out)
+    assert re.search(r"trajectories: \d+ model call\(s\) \(estimate: one action per changed frame", out)
 
     stored = first_run.settings
     stored.processing.max_trajectory_actions = 5
@@ -202,10 +207,46 @@ def test_dry_run_lists_the_work_and_sends_nothing(first_run, tmp_path, scripted_
         code, out, _ = process(stored, "--source", "dir", "--videos", str(first_run.videos), "--dry-run")
     finally:
         stored.processing.max_trajectory_actions = 15
-    actions = {v["video_id"]: v["actions"] for v in first_run.summary["per_video"]}
-    expected = sum(spans_up_to(n, 5) for n in actions.values())
-    assert f"trajectory stage: {expected} model call(s) in all (exact)" in out
+    for video in first_run.summary["per_video"]:
+        assert f"trajectories: {spans_up_to(video['actions'], 5)} model call(s) (exact)" in out
     assert "labeling" not in out.split("to do:")[1].split("\n")[0]
+
+
+def test_dry_run_lists_switched_off_stages_as_off(first_run, tmp_path, scripted_model):
+    settings = pipeline_settings(tmp_path / "cache", scripted_model().base_url)
+    code, out, _ = process(settings, "--source", "dir", "--videos", str(first_run.videos), "--dry-run",
+                           "--no-action-filtering", "--no-trajectory-filtering")  # fmt: skip
+    assert code == 0
+    lines = [line for line in out.splitlines() if "to do:" in line]
+    assert len(lines) == 2
+    for line in lines:
+        todo, off = line.split("to do: ")[1].split("; off: ")
+        assert "filtering" not in todo and off == "action_filtering, trajectory_filtering"
+    assert "action_filtering:" not in out and "trajectory_filtering:" not in out  # no calls counted for them
+
+
+def test_a_rerun_that_keeps_nothing_leaves_the_index_as_it_was_and_says_so(copied_run):
+    settings, _, videos = copied_run
+    failed = fenced({**{name: True for name in CHECKS}, "natural": False, "reason": "scripted fail"})
+    server = ScriptedServer(pipeline_script([{"contains": CHECK_MARKER, "reply": failed}])).start()
+    try:
+        settings = pipeline_settings(settings.paths.cache_dir, server.base_url)
+        index = TrajectoryIndex.load(settings.paths.index_dir, settings)
+        before = {video: [t.trajectory_id for t in index.trajectories(video)] for video in VIDEO_IDS}
+        assert all(before.values())
+        code, out, _ = process(settings, "--source", "dir", "--videos", str(videos), "--no-cache")
+        assert code == 0, out
+        after = {video: [t.trajectory_id for t in index.trajectories(video)] for video in VIDEO_IDS}
+        assert after == before
+        assert out.count("earlier trajectories: this run kept none (--replace-empty-index replaces them)") == 2
+        kept = sum(map(len, before.values()))
+        assert f"the index kept {kept} earlier trajectories of 2 video(s) whose run kept none" in out
+
+        code, out, _ = process(settings, "--source", "dir", "--videos", str(videos), "--replace-empty-index")
+        assert code == 0 and "earlier trajectories" not in out
+        assert all(index.trajectories(video) == [] for video in VIDEO_IDS)
+    finally:
+        server.stop()
 
 
 def test_no_action_filtering_sends_no_filtering_call(first_run, tmp_path, scripted_model):

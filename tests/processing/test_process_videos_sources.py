@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -169,9 +170,8 @@ def test_an_unconfigured_vlm_is_one_line_before_any_video_is_touched(tutorial_vi
     assert not settings.paths.processed_dir.exists() and server.log == []
 
 
-def test_sandbox_tutorials_bring_their_title_description_and_narration(tutorial_videos, tmp_path, scripted_model):
-    server = scripted_model()
-    settings = pipeline_settings(tmp_path / "cache", server.base_url)
+def record_sandbox_tutorial(settings, tutorial_videos) -> None:
+    """The cart tutorial as the sandbox's recorded `shop_cart`, with its subtitles and (empty) action log."""
     recorded = settings.paths.sandbox_dir / "tutorials"
     recorded.mkdir(parents=True)
     shutil.copy(tutorial_videos["cart_tutorial"], recorded / "shop_cart.mp4")
@@ -179,6 +179,12 @@ def test_sandbox_tutorials_bring_their_title_description_and_narration(tutorial_
     (recorded / "shop_cart.actions.json").write_text(
         json.dumps({"name": "shop_cart", "title": "cart tutorial", "description": "Empty the cart.", "actions": []})
     )
+
+
+def test_sandbox_tutorials_bring_their_title_description_and_narration(tutorial_videos, tmp_path, scripted_model):
+    server = scripted_model()
+    settings = pipeline_settings(tmp_path / "cache", server.base_url)
+    record_sandbox_tutorial(settings, tutorial_videos)
     code, out, _ = process(settings, "--source", "sandbox")
     assert code == 0, out
     record = json.loads((settings.paths.processed_dir / "shop_cart" / "video.json").read_text())
@@ -187,6 +193,23 @@ def test_sandbox_tutorials_bring_their_title_description_and_narration(tutorial_
     )
     assert record["source"] == "sandbox"
     assert TrajectoryIndex.load(settings.paths.index_dir, settings).trajectories("shop_cart")
+
+
+def test_the_dry_run_estimate_is_within_a_factor_of_two_of_the_calls_a_run_makes(tutorial_videos, tmp_path,
+                                                                                  scripted_model):
+    """The issue's run: the model-free labeler and objectives, both filters on (one call a video, one a span)."""
+    server = scripted_model()
+    settings = pipeline_settings(tmp_path / "cache", server.base_url)
+    record_sandbox_tutorial(settings, tutorial_videos)
+    flags = ("--source", "sandbox", "--labeler", "ocr", "--objectives", "derived")
+    code, out, _ = process(settings, *flags, "--dry-run")
+    assert code == 0 and server.log == []
+    assert not settings.paths.processed_dir.exists()
+    estimate = int(re.search(r"model calls to come: (\d+) in all", out).group(1))
+    code, out, _ = process(settings, *flags)
+    made = len(server.requests("/chat/completions"))
+    assert code == 0 and made > 1, out
+    assert made / 2 <= estimate <= made * 2, (estimate, made)
 
 
 def test_sandbox_source_without_recordings_says_to_record_them(tmp_path, scripted_model):
