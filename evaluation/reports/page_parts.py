@@ -146,8 +146,12 @@ def environment():
     return Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)), autoescape=select_autoescape(["html"]))
 
 
-def css() -> str:
-    return (TEMPLATES_DIR / "report.css").read_text(encoding="utf-8")
+def css() -> Any:
+    """The style sheet as markup the templates take as it is: escaped, `details > summary` became
+    `details &gt; summary`, and every rule with a child combinator silently never applied."""
+    from markupsafe import Markup
+
+    return Markup((TEMPLATES_DIR / "report.css").read_text(encoding="utf-8"))
 
 
 def episode_steps(episode: dict[str, Any]) -> list[tuple[dict[str, Any], DemonstrationShown | None, StepInfo]]:

@@ -1,0 +1,110 @@
+"""Reports read at a glance, in Chromium at 1,280 px: the style sheet applies as written, wide tables and the
+demonstration strip scroll inside their column (every column and frame reachable), the run index opens with its
+result and its paired reports, and a step's header names its element and says when it changed nothing.
+
+Pages are built from two small run folders (records and episodes written here), not from real runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from tests.evaluation.reports.test_task_page import _episode_step, _task
+
+from evaluation.reports.command import report
+from evaluation.reports.report import write_run_outputs
+from evaluation.running.run_records import RUN_FILE, TASK_PAGE, task_folder, write_json
+
+WIDTH = 1280
+FRAMES = 9
+UPVOTES = "[80] button 'Upvote'\n[81] button 'Upvote'\n[82] button 'Upvote'\n[83] button 'Upvote'"
+
+
+def _manifest(folder: Path, policy: str, use_videos: bool) -> None:
+    identity = {"policy": policy, "tasks": "set.json", "max_steps": 20,
+                "agent": {"use_videos": use_videos, "trajectory_selection": True, "visual": True,
+                          "transcript_only": False}}  # fmt: skip
+    session = {"started_at": "2026-11-27T18:53:05+0000", "command": ["videodemo", "run", "--policy", policy],
+               "git": {"revision": "173f8cb9c0f249b0e475cde15f24a6fe0309c670"}}  # fmt: skip
+    write_json(folder / RUN_FILE, {"identity": identity, "sessions": [session]})
+
+
+def _glance_episode(folder: Path) -> None:
+    """set:1's episode made to show what the page must flag: a 9-frame demonstration, a step on the page it left
+    (nothing changed), and a grounding on one of four equal "Upvote" buttons."""
+    import json
+
+    episode = json.loads((folder / "episode.json").read_text())
+    first, second = episode["steps"]
+    demo = first["extra"]["demonstration"]
+    demo["actions"] = [f"click 'Item {n}'" for n in range(1, FRAMES + 1)]
+    demo["keyframes"] = [f"frame_{n}.png" for n in range(1, FRAMES + 1)]
+    for n in range(1, FRAMES + 1):
+        Image.new("RGB", (160, 100), "gray").save(folder / f"frame_{n}.png")
+    first["extra"]["demonstrated"] = {"step": FRAMES, "action": f"click 'Item {FRAMES}'"}
+    episode["start_observation_text"] = UPVOTES
+    first.update(action_text="click [80]", observation_text=UPVOTES,
+                 action={"kind": "click", "element_id": "80", "raw": "click [80]"})  # fmt: skip
+    first["extra"]["replayed"] = {"action": "click [80]", "grounded": {
+        "looked_for": "Upvote", "node": "[80] button 'Upvote'", "similarity": 1.0, "where": "in view",
+        "next_best": [{"node": f"[{n}] button 'Upvote'", "similarity": 1.0} for n in (81, 82, 83)]}}  # fmt: skip
+    second.update(action_text="click [81]", url_after=second["url_before"], observation_text=UPVOTES,
+                  action={"kind": "click", "element_id": "81", "raw": "click [81]"})  # fmt: skip
+    second["extra"].pop("replayed", None)
+    (folder / "episode.json").write_text(json.dumps(episode))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> tuple[Path, Path, Path]:
+    """Run 1 (base) fails set:1 with a full episode; run 2 (no videos) passes it; the report pairs them."""
+    root = tmp_path_factory.mktemp("glance")
+    failed, passed = root / "failed", root / "passed"
+    _glance_episode(_task(failed, "failed", with_episode=True))
+    _task(passed, "passed", with_episode=False)
+    _manifest(failed, "video", True)
+    _manifest(passed, "video", False)
+    out = root / "report"
+    report(failed, passed, out_dir=out)
+    write_run_outputs(failed)  # again, now that the paired report exists to be linked
+    return failed, passed, out
+
+
+@pytest.fixture(scope="module")
+def browser_page(chromium):
+    page = chromium.new_page(viewport={"width": WIDTH, "height": 900})
+    yield page
+    page.close()
+
+
+def _reachable(page, selector: str) -> bool:
+    """Scrolled into view (inside its scrolling box), the element lies within the window and its box."""
+    return page.locator(selector).first.evaluate("""el => {
+        el.scrollIntoView({block: 'center', inline: 'center'});
+        const r = el.getBoundingClientRect();
+        let box = el.parentElement;
+        while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+        if (!box || box === document.body || box === document.documentElement) return false;  // the page scrolled
+        const b = box.getBoundingClientRect();
+        return r.width > 0 && r.left >= Math.max(0, b.left) - 1 && r.right <= Math.min(innerWidth, b.right) + 1;
+    }""")
+
+
+def test_the_style_sheet_applies_as_written(runs, browser_page) -> None:
+    failed, _, _ = runs
+    browser_page.goto((task_folder(failed, "set:1") / TASK_PAGE).as_uri())
+    assert "&gt;" not in browser_page.locator("style").first.text_content()
+    cursor = browser_page.locator("details > summary").first.evaluate("s => getComputedStyle(s).cursor")
+    assert cursor == "pointer"  # `details > summary { cursor: pointer }`: escaped, it never applied
+
+
+def test_the_candidates_table_and_every_demonstration_frame_are_reachable_in_a_flipped_half(runs, browser_page):
+    _, _, out = runs
+    browser_page.goto((out / "flipped" / "run2-set-1.html").as_uri())
+    browser_page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert browser_page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    total = "xpath=(//th[normalize-space()='total'])[1]"
+    assert _reachable(browser_page, total)
+    frames = browser_page.locator(".side-step .demo .strip figure")
+    assert frames.count() >= FRAMES
+    assert all(_reachable(browser_page, f".side-step .demo .strip figure >> nth={n}") for n in range(FRAMES))
