@@ -121,14 +121,15 @@ def _image_source(value: str, folder: Path) -> str | None:
     return None
 
 
-def demonstration_html(demonstration: DemonstrationShown, folder: Path) -> str:
+def demonstration_html(demonstration: DemonstrationShown, folder: Path, current: int | None = None) -> str:
     """A demonstration a step showed (its `demonstration`: objective, actions, keyframes): each of its steps under
-    the tutorial's screen before it, in a row beside the agent's screenshot; other fields as usual."""
+    the tutorial's screen before it, in a row that scrolls sideways, the step carried out (`current`, 1-based)
+    marked; other fields as usual."""
     actions, keyframes = demonstration.actions, demonstration.keyframe_list
     paired = keyframes is not None and len(keyframes) == len(actions)
     frames = keyframes if paired else [None] * len(actions)
     figures = "".join(
-        "<figure>" + (render_value(frame, folder) if isinstance(frame, str) else "")
+        ('<figure class="current">' if number == current else "<figure>") + (render_value(frame, folder) if isinstance(frame, str) else "")
         + f"<figcaption>{number}. {html.escape(str(text))}</figcaption></figure>"
         for number, (text, frame) in enumerate(zip(actions, frames), 1)
     )  # fmt: skip

@@ -108,3 +108,15 @@ def test_the_candidates_table_and_every_demonstration_frame_are_reachable_in_a_f
     frames = browser_page.locator(".side-step .demo .strip figure")
     assert frames.count() >= FRAMES
     assert all(_reachable(browser_page, f".side-step .demo .strip figure >> nth={n}") for n in range(FRAMES))
+
+
+def test_a_step_header_names_its_element_and_flags_a_tie_and_a_step_that_changed_nothing(runs, browser_page):
+    failed, _, _ = runs
+    browser_page.goto((task_folder(failed, "set:1") / TASK_PAGE).as_uri())
+    first, second = browser_page.locator("#step-1 .story-head"), browser_page.locator("#step-2 .story-head")
+    assert "click [80] button 'Upvote'" in first.inner_text()
+    assert first.locator(".badge").inner_text() == "tie: 4 at similarity 1"
+    assert "click [81] button 'Upvote'" in second.inner_text()
+    assert second.locator(".badge").inner_text() == "no change"
+    current = browser_page.locator("#step-1 .demo figure.current")
+    assert current.count() == 1 and f"{FRAMES}. click 'Item {FRAMES}'" in current.inner_text()
