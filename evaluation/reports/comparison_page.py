@@ -158,4 +158,18 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
     )  # fmt: skip
     index_path = folder / REPORT_PAGE
     index_path.write_text(page, encoding="utf-8")
+    _link_from_runs(comparison, index_path)
     return index_path, write_tidy(comparison, folder)
+
+
+def _link_from_runs(comparison: Comparison, index_path: Path) -> None:
+    """Each run's index links to this report: noted in its folder, and the index drawn again (it may be older)."""
+    from evaluation.reports.run_index import note_paired_report, write_run_index
+    from evaluation.running.run_records import SUMMARY_FILE
+
+    labels = [result.label for result in comparison.results]
+    for result in comparison.results:
+        for sample in result.configuration.samples:
+            note_paired_report(sample.folder, index_path, labels)
+            if (sample.folder / SUMMARY_FILE).is_file():
+                write_run_index(sample.folder)

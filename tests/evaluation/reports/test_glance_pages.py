@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from tests.evaluation.reports.test_task_page import _episode_step, _task
 
 from evaluation.reports.command import report
-from evaluation.reports.report import write_run_outputs
-from evaluation.running.run_records import RUN_FILE, TASK_PAGE, task_folder, write_json
+from evaluation.running.run_records import RECORD_FILE, RUN_FILE, TASK_PAGE, task_folder, write_json
+from tests.evaluation.reports.test_task_page import _task
 
 WIDTH = 1280
 FRAMES = 9
@@ -57,16 +56,19 @@ def _glance_episode(folder: Path) -> None:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> tuple[Path, Path, Path]:
-    """Run 1 (base) fails set:1 with a full episode; run 2 (no videos) passes it; the report pairs them."""
+    """Run 1 (base) fails set:1 with a full episode (and errs on set:11 and set:2); run 2 (no videos) passes set:1;
+    the report pairs them."""
     root = tmp_path_factory.mktemp("glance")
     failed, passed = root / "failed", root / "passed"
     _glance_episode(_task(failed, "failed", with_episode=True))
     _task(passed, "passed", with_episode=False)
+    for number in (11, 2):  # written out of order: the index lists them naturally
+        write_json(task_folder(failed, f"set:{number}") / RECORD_FILE, {"task_key": f"set:{number}", "status": "error",
+                                                                         "steps": 0, "verdicts": [], "intent": "old"})
     _manifest(failed, "video", True)
     _manifest(passed, "video", False)
     out = root / "report"
     report(failed, passed, out_dir=out)
-    write_run_outputs(failed)  # again, now that the paired report exists to be linked
     return failed, passed, out
 
 
@@ -120,3 +122,35 @@ def test_a_step_header_names_its_element_and_flags_a_tie_and_a_step_that_changed
     assert second.locator(".badge").inner_text() == "no change"
     current = browser_page.locator("#step-1 .demo figure.current")
     assert current.count() == 1 and f"{FRAMES}. click 'Item {FRAMES}'" in current.inner_text()
+
+
+def test_the_run_index_opens_with_its_result_and_its_paired_report(runs, browser_page) -> None:
+    failed, _, out = runs
+    browser_page.goto((failed / "index.html").as_uri())
+    head = browser_page.locator("body > *:not(h1)").first
+    text = head.inner_text()
+    assert "0.0% passed (0/1 scored" in text and "2 of 3 tasks not scored" in text and "policy\tvideo" in text
+    assert "agent.use_videos=True" in text and "173f8cb9c0f2" in text and "videodemo run --policy video" in text
+    link = head.locator("a.paired")
+    assert link.count() == 1 and (failed / link.get_attribute("href")).resolve() == (out / "index.html").resolve()
+    assert "video vs video --no-videos" in link.inner_text()
+    tasks = browser_page.locator("table.tasks tr td:first-child a").all_inner_texts()
+    assert tasks == ["set:1", "set:2", "set:11"]
+    headers = browser_page.locator("table.tasks th").all_inner_texts()
+    assert "intermediate" not in headers and "lost at" in headers  # no task has an intermediate score
+    assert "the records cannot decide" in browser_page.locator("table.lost-key").inner_text()
+
+
+def test_per_template_figures_come_from_the_run_s_task_configs(tmp_path) -> None:
+    from evaluation.reports.template_figures import template_of, template_rows
+    from evaluation.running.task_record import TaskRecord
+
+    configs = tmp_path / "set.json"
+    configs.write_text('[{"task_id": 1, "intent_template_id": 7}, {"task_id": 2, "intent_template_id": 7},'
+                       ' {"task_id": 3, "intent_template_id": 12}]')
+    records = [TaskRecord.from_dict({"task_key": f"set:{n}", "task_id": n, "source": "set", "status": status})
+               for n, status in ((1, "passed"), (2, "failed"), (3, "error"))]  # fmt: skip
+    rows = template_rows(records, template_of(configs))
+    assert [(r["template"], r["passed"], r["scored"], r["rate"], r["tasks"]) for r in rows] == [
+        ("7", 1, 2, "50%", ["set:1", "set:2"]), ("12", 0, 0, "-", ["set:3"])]
+    assert template_of(tmp_path / "moved.json") == {}
