@@ -23,6 +23,7 @@ from evaluation.reports.comparison_text import (
     samples_text,
 )
 from evaluation.reports.page_parts import css, environment
+from evaluation.reports.paired_headline import differing_settings, flip_change, result_lines
 from evaluation.reports.report_charts import cost_chart, success_chart
 from evaluation.reports.run_comparison import rate_table
 from evaluation.reports.run_costs import shown
@@ -128,7 +129,8 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
     flips = []
     for index, key, how in flipped_tasks(comparison):
         path = write_flip_page(comparison, index, key, how, folder / FLIPS_DIR)
-        flips.append({"index": index + 1, "task_key": key, "how": how, "href": _link(path, folder)})
+        flips.append({"index": index + 1, "task_key": key, "how": how, "href": _link(path, folder),
+                      "label": comparison.results[index].label, "change": flip_change(comparison, index, key, how)})
     flip_pages: dict[str, str] = {}  # a task that flipped in several runs links to its first page
     for flip in flips:
         flip_pages.setdefault(flip["task_key"], flip["href"])
@@ -143,12 +145,15 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
         }
         for result in comparison.results
     ]
-    pairs = [pair_text(index, pair, comparison.confidence) for index, pair in enumerate(comparison.pairs, start=2)]
+    labels = [result.label for result in comparison.results]
+    pairs = [pair_text(index, pair, comparison.confidence, (labels[0], labels[index - 1]))
+             for index, pair in enumerate(comparison.pairs, start=2)]  # fmt: skip
     costs, notes = cost_rows(comparison)
     health_header, health_rows, health_notes = health_usage_rows(comparison)
     page = environment().get_template("comparison.html").render(
         css=css(), runs=runs, success_chart=success_chart(comparison), cost_chart=cost_chart(comparison),
-        rates=rate_table([result.pooled for result in comparison.results]), errored=errored_lines(comparison),
+        results=result_lines(comparison), differing=differing_settings(comparison), labels=labels,
+        rates=rate_table([result.pooled for result in comparison.results], names=labels), errored=errored_lines(comparison),
         samples=samples_text(comparison), pairs=pairs, lost=lost_parts(comparison), cost_header=COST_HEADER,
         cost_rows=costs,
         cost_notes=notes, flips=flips, health_title=HEALTH_TITLE, health_header=health_header,

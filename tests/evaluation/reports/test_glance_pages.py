@@ -154,3 +154,27 @@ def test_per_template_figures_come_from_the_run_s_task_configs(tmp_path) -> None
     assert [(r["template"], r["passed"], r["scored"], r["rate"], r["tasks"]) for r in rows] == [
         ("7", 1, 2, "50%", ["set:1", "set:2"]), ("12", 0, 0, "-", ["set:3"])]
     assert template_of(tmp_path / "moved.json") == {}
+
+
+def test_the_paired_report_opens_with_its_result_the_labels_and_the_settings_that_differ(runs, browser_page):
+    _, _, out = runs
+    browser_page.goto((out / "index.html").as_uri())
+    head = browser_page.locator("#headline")
+    assert head.locator("p.result").first.inner_text().startswith("video --no-videos vs video: +100.0 points, ")
+    assert "McNemar p = 1 (1 paired tasks: 1 helped, 0 hurt)" in head.inner_text()
+    differing = head.locator("table.differing").inner_text()
+    assert "agent.use_videos\tTrue\tFalse" in differing and "max_steps" not in differing
+    flip = head.locator("ul.flips li").first
+    assert flip.locator("a.flip").get_attribute("href") == "flipped/run2-set-1.html"
+    assert "unknown → passed" in flip.inner_text()
+    assert browser_page.locator("table.tasks th").nth(1).inner_text() == "video: outcome"
+
+
+def test_the_cost_table_counts_the_local_embedding_calls(tmp_path) -> None:
+    from evaluation.reports.run_costs import task_cost
+    from evaluation.running.task_record import TaskRecord
+
+    usage = {"policy": {"rows": [{"stage": "grounding", "role": "embedding", "calls": 12},
+                                 {"stage": "policy", "role": "policy", "calls": 0}]}}  # fmt: skip
+    cost = task_cost(TaskRecord.from_dict({"task_key": "set:1", "usage": usage}), {}, {}, {"embedding"})
+    assert (cost["model_calls"], cost["local_calls"], cost["prompt_tokens"]) == (0, 12, 0)
