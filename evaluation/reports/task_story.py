@@ -24,6 +24,8 @@ from evaluation.reports.page_parts import (
     render_value,
     usage_table_html,
 )
+from evaluation.reports.expected_read import expected_and_read
+from evaluation.reports.run_comparison import run_label
 from evaluation.reports.step_marks import named_actions, step_mark
 from evaluation.running.run_records import TASK_PAGE, read_json
 from evaluation.running.task_record import TaskRecord
@@ -232,9 +234,11 @@ def write_task_page(folder: Path, record: TaskRecord) -> Path:
         for verdict in record.verdicts + ([record.intermediate] if record.intermediate else [])
     ]
     usage = {role: data for role, data in (record.usage or {}).items() if data and data.get("rows")}
+    run_dir = folder.parent.parent  # <run>/tasks/<task>
     page = environment().get_template("task_report.html").render(
         record=record,
         css=css(),
+        run_name=run_dir.name, run_label=run_label(run_dir), checked=expected_and_read(record),
         summary=verdict_summary(record),
         lost=lost_at(record, folder),
         verdicts=verdicts,

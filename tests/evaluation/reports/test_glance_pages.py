@@ -178,3 +178,12 @@ def test_the_cost_table_counts_the_local_embedding_calls(tmp_path) -> None:
                                  {"stage": "policy", "role": "policy", "calls": 0}]}}  # fmt: skip
     cost = task_cost(TaskRecord.from_dict({"task_key": "set:1", "usage": usage}), {}, {}, {"embedding"})
     assert (cost["model_calls"], cost["local_calls"], cost["prompt_tokens"]) == (0, 12, 0)
+
+
+def test_the_task_page_names_its_run_and_shows_what_the_evaluator_expected_and_read(runs, browser_page) -> None:
+    failed, _, _ = runs
+    browser_page.goto((task_folder(failed, "set:1") / TASK_PAGE).as_uri())
+    assert "run failed (video)" in browser_page.locator("body > p.muted").first.inner_text()
+    row = browser_page.locator("table.checked tr").nth(1).inner_text()
+    assert "program_html entry 1" in row and "must_include 'Solid bass, comfy fit'" in row and "<html>xxx" in row
+    assert browser_page.locator("table.checked").bounding_box()["y"] < 900  # at the top, seen without scrolling
