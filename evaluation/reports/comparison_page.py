@@ -23,6 +23,7 @@ from evaluation.reports.comparison_text import (
     samples_text,
 )
 from evaluation.reports.page_parts import css, environment
+from evaluation.reports.paired_headline import differing_settings, flip_change, result_lines
 from evaluation.reports.report_charts import cost_chart, success_chart
 from evaluation.reports.run_comparison import rate_table
 from evaluation.reports.run_costs import shown
@@ -124,7 +125,8 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
     flips = []
     for index, key, how in flipped_tasks(comparison):
         path = write_flip_page(comparison, index, key, how, folder / FLIPS_DIR)
-        flips.append({"index": index + 1, "task_key": key, "how": how, "href": _link(path, folder)})
+        flips.append({"index": index + 1, "task_key": key, "how": how, "href": _link(path, folder),
+                      "label": comparison.results[index].label, "change": flip_change(comparison, index, key, how)})
     flip_pages: dict[str, str] = {}  # a task that flipped in several runs links to its first page
     for flip in flips:
         flip_pages.setdefault(flip["task_key"], flip["href"])
@@ -139,12 +141,15 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
         }
         for result in comparison.results
     ]
-    pairs = [pair_text(index, pair, comparison.confidence) for index, pair in enumerate(comparison.pairs, start=2)]
+    labels = [result.label for result in comparison.results]
+    pairs = [pair_text(index, pair, comparison.confidence, (labels[0], labels[index - 1]))
+             for index, pair in enumerate(comparison.pairs, start=2)]  # fmt: skip
     costs, notes = cost_rows(comparison)
     health_header, health_rows, health_notes = health_usage_rows(comparison)
     page = environment().get_template("comparison.html").render(
         css=css(), runs=runs, success_chart=success_chart(comparison), cost_chart=cost_chart(comparison),
-        rates=rate_table([result.pooled for result in comparison.results]), errored=errored_lines(comparison),
+        results=result_lines(comparison), differing=differing_settings(comparison), labels=labels,
+        rates=rate_table([result.pooled for result in comparison.results], names=labels), errored=errored_lines(comparison),
         samples=samples_text(comparison), pairs=pairs, lost=lost_parts(comparison), cost_header=COST_HEADER,
         cost_rows=costs,
         cost_notes=notes, flips=flips, health_title=HEALTH_TITLE, health_header=health_header,
@@ -154,4 +159,18 @@ def write_report_folder(comparison: Comparison, folder: Path) -> tuple[Path, Pat
     )  # fmt: skip
     index_path = folder / REPORT_PAGE
     index_path.write_text(page, encoding="utf-8")
+    _link_from_runs(comparison, index_path)
     return index_path, write_tidy(comparison, folder)
+
+
+def _link_from_runs(comparison: Comparison, index_path: Path) -> None:
+    """Each run's index links to this report: noted in its folder, and the index drawn again (it may be older)."""
+    from evaluation.reports.run_index import note_paired_report, write_run_index
+    from evaluation.running.run_records import SUMMARY_FILE
+
+    labels = [result.label for result in comparison.results]
+    for result in comparison.results:
+        for sample in result.configuration.samples:
+            note_paired_report(sample.folder, index_path, labels)
+            if (sample.folder / SUMMARY_FILE).is_file():
+                write_run_index(sample.folder)

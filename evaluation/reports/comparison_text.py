@@ -62,14 +62,17 @@ def samples_text(comparison: Comparison) -> str:
     return "\n".join(lines)
 
 
-def pair_text(index: int, pair: PairedComparison, confidence: float) -> str:
+def pair_text(index: int, pair: PairedComparison, confidence: float, names: tuple[str, str] | None = None) -> str:
+    """The pairing of run `index` with run 1; `names` (reference, other) in place of "run 1" and "run N"."""
+
     def tasks(keys: list[str]) -> str:
         return f"{len(keys)}" + (f": {', '.join(keys)}" if keys else "")
 
+    first, other = names or ("run 1", f"run {index}")
     lines = [
-        f"run {index} vs run 1, paired on {len(pair.tasks)} tasks scored in both ({PAIRING_NOTE}):",
-        f"  helped (run {index} passes, run 1 fails) {tasks(pair.helped)}",
-        f"  hurt (run {index} fails, run 1 passes) {tasks(pair.hurt)}",
+        f"{other} vs {first}, paired on {len(pair.tasks)} tasks scored in both ({PAIRING_NOTE}):",
+        f"  helped ({other} passes, {first} fails) {tasks(pair.helped)}",
+        f"  hurt ({other} fails, {first} passes) {tasks(pair.hurt)}",
         f"  both pass {len(pair.both)}, neither {len(pair.neither)}",
     ]
     if pair.difference is not None:
@@ -83,9 +86,17 @@ def pair_text(index: int, pair: PairedComparison, confidence: float) -> str:
 
 
 COST_HEADER = [
-    "run", "sample", "tasks", "passed", "prompt tok", "cached tok", "output tok", "calls", "from disk", "shared",
+    "run", "sample", "tasks", "passed", "prompt tok", "cached tok", "output tok", "calls", "local calls", "from disk",
+    "shared",
     "model s", "browser s", "task s", "cost $", "passed/$", "passed/hour",
 ]  # fmt: skip
+
+
+def _all_calls(cost: dict) -> int | None:
+    """Every model call: the servers' and the local embedding model's (listed again under "local calls")."""
+    if cost["model_calls"] is None or cost["local_calls"] is None:
+        return None
+    return cost["model_calls"] + cost["local_calls"]
 
 
 def cost_rows(comparison: Comparison) -> tuple[list[list[str]], list[str]]:
@@ -96,7 +107,8 @@ def cost_rows(comparison: Comparison) -> tuple[list[list[str]], list[str]]:
             passed = next(row for row in summary["rows"] if row["group"] == "all")["passed"]
             rows.append([
                 f"run {index}", str(sample.number), str(summary["tasks"]), str(passed), shown(cost["prompt_tokens"]),
-                shown(cost["cached_prompt_tokens"]), shown(cost["completion_tokens"]), shown(cost["model_calls"]),
+                shown(cost["cached_prompt_tokens"]), shown(cost["completion_tokens"]), shown(_all_calls(cost)),
+                shown(cost["local_calls"]),
                 shown(cost["cache_hits"]), shown(cost["shared_cache_hits"]), shown(cost["model_s"], 1),
                 shown(cost["browser_s"], 1), shown(cost["task_s"], 1), shown(cost["cost_usd"], 4),
                 shown(cost["passed_per_dollar"], 1), shown(cost["passed_per_hour"], 1),

@@ -121,14 +121,15 @@ def _image_source(value: str, folder: Path) -> str | None:
     return None
 
 
-def demonstration_html(demonstration: DemonstrationShown, folder: Path) -> str:
+def demonstration_html(demonstration: DemonstrationShown, folder: Path, current: int | None = None) -> str:
     """A demonstration a step showed (its `demonstration`: objective, actions, keyframes): each of its steps under
-    the tutorial's screen before it, in a row beside the agent's screenshot; other fields as usual."""
+    the tutorial's screen before it, in a row that scrolls sideways, the step carried out (`current`, 1-based)
+    marked; other fields as usual."""
     actions, keyframes = demonstration.actions, demonstration.keyframe_list
     paired = keyframes is not None and len(keyframes) == len(actions)
     frames = keyframes if paired else [None] * len(actions)
     figures = "".join(
-        "<figure>" + (render_value(frame, folder) if isinstance(frame, str) else "")
+        ('<figure class="current">' if number == current else "<figure>") + (render_value(frame, folder) if isinstance(frame, str) else "")
         + f"<figcaption>{number}. {html.escape(str(text))}</figcaption></figure>"
         for number, (text, frame) in enumerate(zip(actions, frames), 1)
     )  # fmt: skip
@@ -146,8 +147,12 @@ def environment():
     return Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)), autoescape=select_autoescape(["html"]))
 
 
-def css() -> str:
-    return (TEMPLATES_DIR / "report.css").read_text(encoding="utf-8")
+def css() -> Any:
+    """The style sheet as markup the templates take as it is: escaped, `details > summary` became
+    `details &gt; summary`, and every rule with a child combinator silently never applied."""
+    from markupsafe import Markup
+
+    return Markup((TEMPLATES_DIR / "report.css").read_text(encoding="utf-8"))
 
 
 def episode_steps(episode: dict[str, Any]) -> list[tuple[dict[str, Any], DemonstrationShown | None, StepInfo]]:

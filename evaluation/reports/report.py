@@ -16,16 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.reports.loss_run import account_run, lost_counts, lost_text
-from evaluation.reports.page_parts import css, environment
+from evaluation.reports.run_index import write_run_index
 from evaluation.reports.task_story import write_task_page
 from evaluation.scoring.reference_quirks import decided_tasks, quirk_lines
 from evaluation.reports.run_groups import counted_records, errored_reason
 from evaluation.scoring.scoring_rules import AGENTOCCAM, record_rules
 from evaluation.running.run_health import health_text, run_health
-from evaluation.running.run_records import INDEX_FILE, SUMMARY_FILE, TASKS_DIR
+from evaluation.running.run_records import SUMMARY_FILE, TASKS_DIR
+from evaluation.running.task_record import iter_records
 from foundation.json_files import write_json
 from foundation.records.eval_block import EVAL_TYPES
-from evaluation.running.task_record import iter_records
 from foundation.records.task_record import TaskRecord
 from foundation.text_table import text_columns
 from model_access.accounting import tokens_text
@@ -241,9 +241,5 @@ def write_run_outputs(run_dir: Path, settings: Any = None) -> dict[str, Any]:
     summary = summarize(counted_records(records, "recorded"))  # as each record's rule set counts it
     summary["lost_at"]["sources"] = sources.to_dict()
     write_json(run_dir / SUMMARY_FILE, summary)
-    health = health_text(summary.get("model_health") or {}, summary.get("steps", 0))
-    page = environment().get_template("run_index.html").render(
-        run_name=run_dir.name, css=css(), table=format_table(summary), health=health, records=records
-    )
-    (run_dir / INDEX_FILE).write_text(page, encoding="utf-8")
+    write_run_index(run_dir, summary, records)
     return summary

@@ -104,13 +104,15 @@ def cost_chart(comparison: Comparison) -> str:
             continue
         drawn += 1
         low, high = _error_bar(result.mean_rate, result.interval)
-        axes.errorbar([cost], [result.mean_rate], yerr=[[low], [high]], fmt="o", capsize=3,
+        # Not clipped at the axes: a run at 0% (or of no cost) showed half a point.
+        axes.errorbar([cost], [result.mean_rate], yerr=[[low], [high]], fmt="o", capsize=3, clip_on=False,
                       label=_legend_label(index, result.label))  # fmt: skip
         axes.annotate(f"run {index}", (cost, result.mean_rate), textcoords="offset points", xytext=(6, 4), fontsize=8)
     axes.set_xlabel(label)
     axes.set_ylabel("success rate")
-    axes.set_ylim(0, 1.05)
-    axes.set_xlim(left=0)
+    axes.set_ylim(-0.05, 1.05)  # room below 0% and right of 0 for a whole marker
+    known = [cost for cost in costs if cost is not None]
+    axes.set_xlim(left=-0.05 * max(known) if known and max(known) > 0 else -0.05)
     axes.set_title("success against cost")
     if drawn:
         _legend_below(axes)

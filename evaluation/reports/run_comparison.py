@@ -72,11 +72,12 @@ def _ordered_keys(summaries: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return keys
 
 
-def rate_table(summaries: list[dict[str, Any]], *, intermediate: bool = False) -> str:
-    """One row per group value, one column per run; "" when no run has a row with a score of that kind."""
+def rate_table(summaries: list[dict[str, Any]], *, intermediate: bool = False, names: list[str] | None = None) -> str:
+    """One row per group value, one column per run (headed by `names`, else "run N"); "" when no run has a row
+    with a score of that kind."""
     passed_key, scored_key = ("intermediate_passed", "intermediate_scored") if intermediate else ("passed", "scored")
     by_run = [{(row["group"], row["value"]): row for row in summary["rows"]} for summary in summaries]
-    lines = [["group", "value", *(f"run {index}" for index in range(1, len(summaries) + 1))]]
+    lines = [["group", "value", *(names or (f"run {index}" for index in range(1, len(summaries) + 1)))]]
     for key in _ordered_keys(summaries):
         counts = [(rows[key][passed_key], rows[key][scored_key]) if key in rows else (0, 0) for rows in by_run]
         if not any(scored for _, scored in counts):

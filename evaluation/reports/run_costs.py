@@ -90,6 +90,9 @@ def task_cost(
     """One task's cost fields (None where unknown) and `cost_note` saying why dollars are missing; calls of
     `local` roles (local_roles) are left out: they use this machine, no server."""
     rows = _usage_rows(record, local)
+    # The local model's calls carry no tokens or dollars, but they are calls the run made: counted apart.
+    local_rows = [row for ledger in (record.usage or {}).values() for row in (ledger or {}).get("rows", [])
+                  if row.get("role") in local]  # fmt: skip
     unreported = sorted({row["role"] for row in rows if _reports_no_usage(row)})
     tokens: dict[str, int | None] = {key: sum(int(row.get(key, 0)) for row in rows) for key in TOKEN_KEYS}
     if unreported:
@@ -100,6 +103,7 @@ def task_cost(
     cost: dict[str, Any] = {
         **tokens,
         "model_calls": sum(int(row.get("calls", 0)) for row in rows),
+        "local_calls": sum(int(row.get("calls", 0)) for row in local_rows),
         "cache_hits": sum(int(row.get("cache_hits", 0)) for row in rows),
         # Calls that got no reply after every retry (timeouts, refusals, cut streams each time).
         "failed_calls": sum(int(row.get("failures", 0)) for row in rows),
@@ -142,7 +146,7 @@ def _total(values: list[Any]) -> Any:
 def run_cost(costs: list[dict[str, Any]], passed: int) -> dict[str, Any]:
     """Totals over a sample's tasks, with tasks passed per dollar and per hour of task time."""
     keys = (
-        *TOKEN_KEYS, "model_calls", "cache_hits", "failed_calls", "shared_cache_hits", "scripted_calls", "model_s", "browser_s",
+        *TOKEN_KEYS, "model_calls", "local_calls", "cache_hits", "failed_calls", "shared_cache_hits", "scripted_calls", "model_s", "browser_s",
         "task_s", "cost_usd",
     )  # fmt: skip
     totals = {key: _total([cost[key] for cost in costs]) for key in keys}

@@ -24,6 +24,9 @@ from evaluation.reports.page_parts import (
     render_value,
     usage_table_html,
 )
+from evaluation.reports.expected_read import expected_and_read
+from evaluation.reports.run_comparison import run_label
+from evaluation.reports.step_marks import named_actions, step_mark
 from evaluation.running.run_records import TASK_PAGE
 from foundation.json_files import read_json
 from foundation.records.demonstration import DemonstrationShown
@@ -95,14 +98,18 @@ def story_steps(task_dir: Path, episode: dict[str, Any], page_folder: Path) -> l
     task_dir, page_folder = Path(task_dir), Path(page_folder)
     screen_before, observation = episode.get("start_screenshot"), episode.get("start_observation_text", "")
     steps = []
+    named = named_actions(episode)
     for step, shown, info in episode_steps(episode):
         demonstration = DemonstrationShown.from_dict(rebased(shown.to_dict(), task_dir, page_folder)) if shown else None
         extra = rebased(info.to_dict(), task_dir, page_folder)
         usage = step.get("model_usage") or {}
         calls = _calls(step)
         shot = step.get("screenshot")
+        badge, badge_status = step_mark(step, observation)
+        current = info.demonstrated.step if info.demonstrated else None  # the demonstration's step carried out
         steps.append({
             "index": step.get("index"), "ok": step.get("ok"), "error": step.get("error"),
+            "named_action": named.get(int(step.get("index") or 0), ""), "badge": badge, "badge_status": badge_status,
             "action_text": step.get("action_text", ""), "url_before": step.get("url_before", ""),
             "url_after": step.get("url_after", ""), "commands": step.get("commands") or [],
             "before": page_link(task_dir / screen_before, page_folder) if screen_before else None,
@@ -112,7 +119,8 @@ def story_steps(task_dir: Path, episode: dict[str, Any], page_folder: Path) -> l
             # Calls were made (chat or embedding: the usage does not tell) by a run that kept none: one with
             # run.keep_model_calls off, or one from before it existed.
             "calls_not_kept": not episode.get("model_calls_kept") and bool(usage.get("calls")),
-            "demonstration_html": Markup(demonstration_html(demonstration, page_folder)) if demonstration else "",
+            "demonstration_html": Markup(demonstration_html(demonstration, page_folder, current))
+            if demonstration else "",
             "why_chosen": info.why_chosen(),  # from the policy's selection record or note
             "extra_html": Markup(render_value(extra, page_folder)) if extra else "",
             "usage_html": Markup(render_value(usage, page_folder)) if usage else "",
@@ -238,9 +246,11 @@ def write_task_page(folder: Path, record: TaskRecord) -> Path:
     episode = read_json(folder / "episode.json") or {}
     verdicts = shown_verdicts(record, folder)
     usage = {role: data for role, data in (record.usage or {}).items() if data and data.get("rows")}
+    run_dir = folder.parent.parent  # <run>/tasks/<task>
     page = environment().get_template("task_report.html").render(
         record=record,
         css=css(),
+        run_name=run_dir.name, run_label=run_label(run_dir), checked=expected_and_read(record),
         summary=verdict_summary(record),
         lost=lost_at(record, folder),
         verdicts=verdicts,
