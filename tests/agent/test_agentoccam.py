@@ -655,7 +655,8 @@ def test_a_note_and_a_click_in_one_action_are_one_step_and_a_repeated_note_is_as
         "note [Orders are under My Orders]"
     ]
     assert "Note: STEP 1: Orders are under My Orders" in _user_text(requests[1])
-    assert "You already wrote down `note [Orders are under My Orders]`" in _user_text(requests[2]).split("CURRENT OBSERVATION")[-1]
+    after_page = _user_text(requests[2]).split("CURRENT OBSERVATION")[-1]  # the warning ends the prompt
+    assert "You already wrote down `note [Orders are under My Orders]`" in after_page
     assert second.reply == "```\ntype [3] [order 24] [1]\n```" and len(requests) == 3
 
 

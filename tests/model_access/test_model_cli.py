@@ -150,7 +150,8 @@ def test_models_check_passes_a_model_that_answers_and_is_quiet_about_its_own_len
     monkeypatch.setattr(embeddings, "load_local_model", load)
     long_reply = {"contains": "Count from 1 to 200", "reply": "one, two, three, four, five, six, seven, eight"}
     server = scripted({"serves": ["tiny"], "rules": [long_reply, *ANSWERS["rules"]], "default": "OK"})
-    roles = ["--llm-url", server.base_url, "--llm-model", "tiny", "--judge-url", server.base_url, "--judge-model", "tiny"]
+    roles = ["--llm-url", server.base_url, "--llm-model", "tiny",
+             "--judge-url", server.base_url, "--judge-model", "tiny"]  # fmt: skip
     local = ["--set", f"paths.cache_dir={tmp_path}", "--set", "models.embedding.backend=local"]
     with caplog.at_level(logging.INFO):
         code = main(["models", "check", *roles, *local])
