@@ -477,8 +477,8 @@ class ModelClient:
             truncated=int(result.truncated),
             no_usage=int(not result.usage_reported),
         )
-        if result.truncated:
-            log.info("%s: the reply was cut at the length limit (finish_reason=length)", describe)
+        if result.truncated:  # counted (ledger, run health table), not printed: one line a reply floods the progress
+            log.debug("%s: the reply was cut at the length limit (finish_reason=length)", describe)
         self._log_call(result, images)
         return result
 

@@ -13,8 +13,10 @@ requests (never cached):
   frames or screenshots needs a vision model);
 - the length limit: a reply asked to stop at a few tokens must stop there, else the
   server ignores the field we sent it under (`models.<role>.length_field`);
-- the instruction: "reply with the word OK" not followed is a warning, since a model
-  this weak will not follow the method's prompts either;
+- the answer: a small sum whose result the question does not contain ("What is 2 plus 3?"),
+  so a server that echoes the prompt back (a stub, a misrouted proxy) cannot pass: an echo
+  fails; a wrong answer is a warning, since a model this weak will not follow the method's
+  prompts either;
 - structured output: a probe held to a small JSON schema in the way the role's
   `structured_output` (or, when off, `auto`) sends it; a reply that breaks the schema means
   the server ignores the constraint, reported as a finding, never a crash.
@@ -23,6 +25,7 @@ requests (never cached):
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +45,10 @@ IMAGE_ROLES = ("vlm", "policy")
 # Prompt tokens an image must add at the least: every vision model spends tens to thousands on one.
 MIN_IMAGE_TOKENS = 8
 LENGTH_PROBE_TOKENS = 5
+# The first question: its answer is a word the prompt does not hold, so an echo of the prompt never passes.
+QUESTION = "What is 2 plus 3? Reply with the number only."
+ANSWER = re.compile(r"\b(5|five)\b", re.I)
+QUESTION_TOKENS = 16
 # A reply no model gives unprompted ("OK" is asked for): only a server that holds decoding to it answers this.
 PROBE_SCHEMA = ReplySchema(
     "probe",
@@ -130,16 +137,27 @@ def _ask(client: ModelClient, role: str, text: str, images: list[Any] = (), **pa
 
 def _check_reply(client: ModelClient, role: str, check: RoleCheck) -> None:
     try:
-        result = _ask(client, role, "Reply with the single word OK.", max_tokens=32)
+        result = _ask(client, role, QUESTION, max_tokens=QUESTION_TOKENS)
     except UserError as exc:
         check.add(FAIL, str(exc))
         return
     check.scripted = result.scripted
     reply = " ".join(result.text.split())[:60]
-    check.add(OK, f"{result.model} answered in {result.latency_s:.2f}s: {reply!r}")
-    if "ok" not in result.text.lower():
-        check.add(WARN, "the reply does not follow the instruction (asked for the word OK): a model this weak "
-                        "will not follow the method's prompts either")  # fmt: skip
+    if ANSWER.search(result.text):
+        check.add(OK, f"{result.model} answered in {result.latency_s:.2f}s: {reply!r}")
+    elif is_echo(result.text, QUESTION):
+        check.add(FAIL, f"{result.model} answered {reply!r} to {QUESTION!r}: the server echoes the prompt back, "
+                        f"no model answers it; point models.{role}.base_url at a model server")  # fmt: skip
+    else:
+        check.add(OK, f"{result.model} answered in {result.latency_s:.2f}s: {reply!r}")
+        check.add(WARN, f"the reply does not answer {QUESTION!r} (5): a model this weak will not follow the "
+                        "method's prompts either")  # fmt: skip
+
+
+def is_echo(reply: str, prompt: str) -> bool:
+    """The reply only repeats the prompt's words: what a stub or an echoing proxy sends."""
+    words = re.findall(r"\w+", reply.lower())
+    return bool(words) and set(words) <= set(re.findall(r"\w+", prompt.lower()))
 
 
 def _check_length_limit(client: ModelClient, role: str, check: RoleCheck) -> None:

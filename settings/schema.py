@@ -628,6 +628,10 @@ class AgentOccamSettings:
     # asked again at once with a warning, without a step; after this many the step fails. 0: no bound, as
     # AgentOccam (`--harness agentoccam`); a warning is logged at 10, 100, 1,000... re-asks of one step.
     max_invalid_reasks: int = 10
+    # Where a re-ask's warning goes: "end" (ours: the prompt's last part, so a server's prompt cache serves the
+    # rest: the page is not read again) or "system" (the end of the system prompt, before the page, as
+    # AgentOccam.py:921, :923; `--harness agentoccam`). docs/models.md: what a re-ask costs on a small server.
+    reask_note: str = "end"
     # After a page action fails (an element gone, a load refused): observe the page again (ours), or keep the
     # observation from before it, as AgentOccam's environment does (env.py; `--harness agentoccam`: false).
     observe_after_failed_action: bool = True

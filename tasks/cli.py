@@ -98,9 +98,13 @@ def _stop(args) -> int:
 def _status(args) -> int:
     from tasks.sandbox import server
 
-    rows = server.status(_settings(args))
+    settings = _settings(args)
+    rows = server.status(settings)
     for row in rows:
         print(f"{row.name:<6} {'up  ' if row.up else 'DOWN'} {row.url}  {row.detail}")
+        if row.elsewhere:  # answering on this cache's address, yet another cache's or command's site
+            print(f"{'':<6} not started from {settings.paths.cache_dir}: another cache's or command's site "
+                  f"({row.elsewhere}); its data is not this cache's and `videodemo sandbox stop` here leaves it")
     return 0 if all(row.up for row in rows) else 1
 
 

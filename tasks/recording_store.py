@@ -3,9 +3,9 @@
 A recorder asks `fetch` before it records: when the store holds that recording under that key, its files are
 copied into place and nothing is recorded. After recording, `keep` copies the finished files in. The key is what
 made the recording: the recorder's fingerprint (script, recorder code, site seed) and anything else its frames
-show (the sandbox tutorials show the site's address in their browser bar), so a stored copy is the very video
-the recorder would make. Where: $VIDEODEMO_RECORDINGS, else $XDG_CACHE_HOME/videodemo/recordings
-(~/.cache/videodemo/recordings); VIDEODEMO_RECORDINGS=off records everything anew.
+show (the sandbox tutorials show the site's usual address in their browser bar, whatever port it ran on), so a
+stored copy is the very video the recorder would make. Where: $VIDEODEMO_RECORDINGS, else
+$XDG_CACHE_HOME/videodemo/recordings (~/.cache/videodemo/recordings); VIDEODEMO_RECORDINGS=off records everything anew.
 """
 
 from __future__ import annotations

@@ -38,6 +38,9 @@ class SiteStatus:
     url: str
     up: bool
     detail: str
+    # When it answers but this cache did not start it (no pid file of ours names its process): whose it is. Its
+    # data is not this cache's database, and `sandbox stop` here does not stop it.
+    elsewhere: str = ""
 
 
 def site_url(spec: SiteSpec, settings: Settings) -> str:
@@ -235,20 +238,27 @@ def sites_of_others(settings: Settings, names: list[str] | None = None) -> list[
     for name in names or list(SITES):
         url = site_url(SITES[name], settings)
         health = _health(url, timeout=1.0)
-        if health is None:
+        where = started_elsewhere(settings, name, health) if health is not None else ""
+        if not where:
             continue
-        pid_file = _run_dir(settings) / f"{name}.pid"
-        ours = pid_file.read_text().strip() if pid_file.exists() else ""
         pid = health.get("pid")
-        if ours and (pid is None or str(pid) == ours):
-            continue
-        where = f"pid {pid}, database {health.get('database', '?')}" if pid is not None else "an older server"
         stop = f"`kill {pid}`" if pid is not None else "`videodemo sandbox stop` run with the cache that started it"
         lines.append(
             f"the {name} site at {url} was started from another cache or command ({where}), not from "
             f"{settings.paths.cache_dir}: `videodemo sandbox stop` here does not stop it; stop it with {stop}"
         )
     return lines
+
+
+def started_elsewhere(settings: Settings, name: str, health: dict) -> str:
+    """'' when the site answering with `health` was started from this cache (its pid file names the process);
+    else whose it is: "pid N, database PATH", or "an older server" for one whose health names no process."""
+    pid_file = _run_dir(settings) / f"{name}.pid"
+    ours = pid_file.read_text().strip() if pid_file.exists() else ""
+    pid = health.get("pid")
+    if ours and (pid is None or str(pid) == ours):
+        return ""
+    return f"pid {pid}, database {health.get('database', '?')}" if pid is not None else "an older server"
 
 
 def _wait_for_exit(pid: int, timeout_s: float = 10.0) -> None:
@@ -288,7 +298,7 @@ def status(settings: Settings) -> list[SiteStatus]:
             result.append(SiteStatus(spec.name, url, False, "not answering"))
         else:
             counts = ", ".join(f"{k}={v}" for k, v in health.get("counts", {}).items())
-            result.append(SiteStatus(spec.name, url, True, counts))
+            result.append(SiteStatus(spec.name, url, True, counts, started_elsewhere(settings, spec.name, health)))
     return result
 
 

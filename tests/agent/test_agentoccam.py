@@ -177,11 +177,28 @@ def test_note_and_branch_take_a_step_each_without_touching_the_page(driven) -> N
 def test_an_invalid_command_is_asked_again_at_once_without_a_step(driven) -> None:
     requests = driven["requests"]
     invalid, again = requests[2], requests[3]
-    assert _user_text(invalid) == _user_text(again)  # the same step, page and history
-    assert "click [99999999]" not in _system_text(invalid)
-    warning = _system_text(again).split(_system_text(invalid))[1]
+    assert _system_text(invalid) == _system_text(again)  # the same rules...
+    # ...and the same step, page and history, the warning last (agentoccam.reask_note: end), so a server's prompt
+    # cache serves all before it: a small local server does not read the page again for each re-ask (issue 59)
+    assert _user_text(again).startswith(_user_text(invalid))
+    warning = _user_text(again).removeprefix(_user_text(invalid))
     assert "`click [99999999]`" in warning and "element [99999999] is not in the current observation" in warning
+    assert again["messages"][-1]["content"][-1]["text"] == warning.strip()  # the request's very last part
     assert "click [99999999]" not in _user_text(requests[4])  # never part of the history
+
+
+def test_agentoccam_s_place_for_the_re_ask_warning_is_the_system_prompt(test_settings) -> None:
+    """`agentoccam.reask_note: system` (`--harness agentoccam`): the warning ends the system prompt, before the
+    page, as AgentOccam.py:921, :923 send it; the default puts it after the page."""
+    replies = [occam("click [99999999]"), occam("click [2]")]
+    _, (first, again), _ = _act(test_settings, replies, reask_note="system")
+    first, again = first["body"], again["body"]
+    assert _user_text(first) == _user_text(again)
+    assert "`click [99999999]`" in _system_text(again).removeprefix(_system_text(first))
+    _, (first, again), _ = _act(test_settings, replies)
+    first, again = first["body"], again["body"]
+    assert _system_text(first) == _system_text(again)
+    assert "`click [99999999]`" in _user_text(again).removeprefix(_user_text(first))
 
 
 def test_past_steps_show_the_highlighted_elements_without_ids(driven) -> None:
@@ -552,7 +569,7 @@ def test_the_original_parser_passes_what_agentoccam_passes(test_settings) -> Non
     assert [a.kind.value for a in parse_actions(taken[3].reply)] == ["type", "press"]
     # Ours (`strict`) asks again for each of the first three.
     taken, requests, _ = _act(test_settings, [replies[0], occam("click [2]")], parser="strict")
-    assert len(requests) == 2 and len(taken) == 1 and "cannot be carried out" in _system_text(requests[1]["body"])
+    assert len(requests) == 2 and len(taken) == 1 and "cannot be carried out" in _user_text(requests[1]["body"])
 
 
 def test_stop_keeps_its_trailing_words_as_agentoccam_and_bracketed_cuts_them(test_settings) -> None:
@@ -638,7 +655,8 @@ def test_a_note_and_a_click_in_one_action_are_one_step_and_a_repeated_note_is_as
         "note [Orders are under My Orders]"
     ]
     assert "Note: STEP 1: Orders are under My Orders" in _user_text(requests[1])
-    assert "You already wrote down `note [Orders are under My Orders]`" in _system_text(requests[2])
+    after_page = _user_text(requests[2]).split("CURRENT OBSERVATION")[-1]  # the warning ends the prompt
+    assert "You already wrote down `note [Orders are under My Orders]`" in after_page
     assert second.reply == "```\ntype [3] [order 24] [1]\n```" and len(requests) == 3
 
 

@@ -152,6 +152,7 @@ def test_the_harness_sends_the_checkout_s_prompt_in_its_actor_s_assembly(run_age
     assert len(bodies) == 5
     assert [_system_text(body) for body in bodies[:4]] == [system()] * 4  # byte for byte the files' text
     assert _system_text(bodies[4]) == system() + "\nStand-in: `click [99999999]` cannot run."
+    assert _user_text(bodies[4]) == _user_text(bodies[3])  # the warning in the system prompt alone (reask_note)
     users = [_user_text(body) for body in bodies]
     assert all(text.startswith(f"<<# OBJECTIVE\n{intent}\n# PREVIOUS PLANS\n") for text in users), users[0][:200]
     assert all(text.endswith("\n>>") for text in users)
@@ -232,7 +233,7 @@ def test_a_repeated_note_keeps_its_warning_and_a_resumed_plan_shows_its_reason(t
         occam("stop [N/A]"),
     ]
     with ScriptedServer({"name": "policy", "replies": replies}) as server:
-        policy = _original(test_settings, server, stand_in)
+        policy = _original(test_settings, server, stand_in, reask_note="system")  # AgentOccam's place
         try:
             policy.reset(_task(1))
             while len(server.requests("/chat/completions")) < len(replies):

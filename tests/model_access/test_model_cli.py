@@ -40,8 +40,12 @@ def test_shared_model_options_set_roles_and_cache():
     assert untouched.models.use_cache is True
 
 
+# A model that answers the check's question (role_check.QUESTION) and says OK to the rest.
+ANSWERS = {"rules": [{"contains": "2 plus 3", "reply": "5"}], "default": "OK"}
+
+
 def test_models_check_reports_each_role(scripted, tmp_path, capsys):
-    server = scripted({"name": "demo", "default": "OK"})
+    server = scripted({"name": "demo", **ANSWERS})
     dead = f"http://127.0.0.1:{_free_port()}/v1"
     code = main(
         [
@@ -63,7 +67,8 @@ def test_models_check_reports_each_role(scripted, tmp_path, capsys):
     assert "scripted/demo answered" in blocks["vlm"] and "accepted an image" in blocks["vlm"]
     assert "not configured" in blocks["llm"] and "--set models.llm.base_url=" in blocks["llm"]
     assert "FAILED" in blocks["judge"] and dead in blocks["judge"] and "judge-model" in blocks["judge"]
-    assert "64 dimensions" in blocks["embedding"]
+    # A role failed: the embedding model is not loaded for a check that fails already.
+    assert "not checked" in blocks["embedding"] and not server.requests("/v1/embeddings")
     reply_check = server.requests()[0]
     assert reply_check["body"]["model"] == "qwen-vl"
     with_image = [r for r in server.requests() if isinstance(r["body"]["messages"][0]["content"], list)]
@@ -105,7 +110,66 @@ def test_models_check_warns_on_a_reply_that_ignores_the_instruction(scripted, tm
                  *_scripted_embeddings(server, tmp_path)])  # fmt: skip
     blocks = _blocks(capsys.readouterr().out)
     assert code == 0  # a warning, not a failure
-    assert "WARN" in blocks["llm"] and "does not follow the instruction" in blocks["llm"]
+    assert "WARN" in blocks["llm"] and "does not answer" in blocks["llm"]
+    assert "64 dimensions" in blocks["embedding"]
+
+
+def test_models_check_fails_a_server_that_echoes_the_prompt(scripted, tmp_path, capsys):
+    """An echo used to pass ("Reply with the single word OK." holds OK): the question's answer is not in it."""
+    from model_access.role_check import QUESTION
+
+    server = scripted({"serves": ["echo"], "rules": [{"contains": "2 plus 3", "reply": QUESTION}], "default": "OK"})
+    code = main(["models", "check", "--llm-url", server.base_url, "--llm-model", "echo",
+                 *_scripted_embeddings(server, tmp_path)])  # fmt: skip
+    blocks = _blocks(capsys.readouterr().out)
+    assert code == 1
+    assert "FAILED" in blocks["llm"] and "echoes the prompt back" in blocks["llm"]
+
+
+def test_models_check_passes_a_model_that_answers_and_is_quiet_about_its_own_length_probe(
+    scripted, tmp_path, capsys, caplog, monkeypatch
+):
+    """The check's own 5-token probe is cut on purpose: nothing alarming is printed for it. The local embedding
+    model is loaded once for all roles, and not at all when a role failed."""
+    import logging
+
+    from model_access import embeddings
+
+    loads: list[str] = []
+
+    class Model:
+        def encode(self, texts, **_):
+            import numpy as np
+
+            return np.ones((len(texts), 8), dtype="float32")
+
+    def load(name: str = embeddings.PACKAGED_MODEL):
+        loads.append(name)
+        return Model()
+
+    monkeypatch.setattr(embeddings, "load_local_model", load)
+    long_reply = {"contains": "Count from 1 to 200", "reply": "one, two, three, four, five, six, seven, eight"}
+    server = scripted({"serves": ["tiny"], "rules": [long_reply, *ANSWERS["rules"]], "default": "OK"})
+    roles = ["--llm-url", server.base_url, "--llm-model", "tiny",
+             "--judge-url", server.base_url, "--judge-model", "tiny"]  # fmt: skip
+    local = ["--set", f"paths.cache_dir={tmp_path}", "--set", "models.embedding.backend=local"]
+    with caplog.at_level(logging.INFO):
+        code = main(["models", "check", *roles, *local])
+    out = capsys.readouterr()
+    blocks = _blocks(out.out)
+    assert code == 0, out.out
+    assert blocks["llm"].startswith("llm       ok") and blocks["judge"].startswith("judge     ok")
+    assert "'5'" in blocks["llm"]
+    length_probe = [r for r in server.requests() if "Count from 1" in str(r["body"]["messages"])]
+    assert length_probe[0]["body"]["max_tokens"] == 5  # the 8-word reply is cut there, as a server cuts it
+    assert "length limit" not in out.out + out.err + caplog.text
+    assert "8 dimensions" in blocks["embedding"] and len(loads) == 1
+
+    loads.clear()
+    dead = f"http://127.0.0.1:{_free_port()}/v1"
+    code = main(["models", "check", *roles, "--policy-url", dead, "--policy-model", "p", *local,
+                 "--set", "models.max_retries=1", "--set", "models.backoff_initial_s=0.01"])  # fmt: skip
+    assert code == 1 and loads == []
 
 
 def test_scripted_server_command_serves_a_script_file(tmp_path):

@@ -44,7 +44,9 @@ def busy_port():
 
 
 def run(args: list[str], cache: Path, extra_env: dict[str, str] | None = None, keep_site_urls: bool = False):
-    env = dict(os.environ, VIDEODEMO_CACHE=str(cache))
+    # This checkout's code first: the environment's `videodemo` may be an editable install of another checkout.
+    path = os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")]))
+    env = dict(os.environ, VIDEODEMO_CACHE=str(cache), PYTHONPATH=path)
     if not keep_site_urls:
         for spec in SITES.values():
             env.pop(spec.env_var, None)
@@ -142,6 +144,12 @@ def test_sites_started_from_another_cache_are_named_with_how_to_stop_them(tmp_pa
         # The site is first's: this cache's `sandbox stop` cannot stop it, and the output says so and how.
         assert "started from another cache" in again.stdout and "`kill " in again.stdout, again.stdout
         assert "`videodemo sandbox stop` stops those" not in again.stdout
+        # `sandbox status` here (its ports named, not the SHOPPING/REDDIT variables) says the site is not this
+        # cache's, and whose it is.
+        status = run([VIDEODEMO, "sandbox", "status", *ports_args(ports)], second)
+        shop = status.stdout.split("shop", 1)[1].split("forum")[0]
+        assert f"not started from {second}" in shop and "pid " in shop, status.stdout
+        assert "not started from" not in run([VIDEODEMO, "sandbox", "status", *ports_args(ports)], first).stdout
         stop_here = run([VIDEODEMO, "sandbox", "stop", *ports_args(ports)], second)
         assert f"nothing started from {second}" in stop_here.stdout
         assert "the shop site at" in stop_here.stdout and "`kill " in stop_here.stdout, stop_here.stdout

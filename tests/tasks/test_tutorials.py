@@ -245,3 +245,18 @@ def test_a_tutorial_recorded_alone_is_the_one_recorded_beside_another(recordings
     first, second = grey_frames(files.video), grey_frames(alone.files.video)
     assert len(first) == len(second)
     assert max(float(np.abs(a - b).mean()) for a, b in zip(first, second)) < 0.5
+
+
+def test_the_store_key_is_what_the_video_shows_not_the_port_the_site_ran_on(monkeypatch) -> None:
+    """A sandbox on other ports (another command's, `SHOPPING=...`) records the same video, showing the site's
+    usual address: it reuses the stored recording instead of recording all 13 again (issue 59)."""
+    from tasks.sandbox.tutorials.recorder import shown_base, store_key
+
+    script = select_scripts([RECORDED[0]])[0]
+    usual = store_key(script)
+    monkeypatch.setenv("SHOPPING", "http://127.0.0.1:41234")
+    monkeypatch.setenv("REDDIT", "http://127.0.0.1:41235")
+    assert store_key(script) == usual
+    assert shown_base("shop") == "http://127.0.0.1:7770" and shown_base("forum") == "http://127.0.0.1:9999"
+    other = select_scripts([RECORDED[1]])[0]
+    assert store_key(other) != usual

@@ -15,8 +15,9 @@ user's checkout and put together as its actor does (original_prompt.py): no step
 The reply's ACTION section is read as commands, as AgentOccam's code reads it
 (`original`, `agentoccam.parser: original`) or strictly (`commands`, `strict`). As in
 AgentOccam, a reply with an invalid command (unknown, bad syntax, an id not on the
-page, the last note again) is asked again at once, a warning added to the system
-prompt, without taking a step; every accepted reply takes one step: `note` and
+page, the last note again) is asked again at once with a warning, without taking a
+step (the warning ends the prompt, or the system prompt as in AgentOccam:
+`agentoccam.reask_note`); every accepted reply takes one step: `note` and
 `branch` change only the policy's memory (a step with no page action), the page
 commands go to the environment as one fenced block, one a line, and run there in
 order (its `several_actions`), `prune` and `go_home` become a `goto`.
@@ -391,7 +392,17 @@ class AgentOccamAgent(ModelPolicy):
         parts += task_image_parts(self.task_images)
         parts += self._screenshot_parts(observation)
         parts.append(block("closing"))
-        return [system_message(self.system_prompt() + warning), {"role": "user", "content": parts}]
+        return self._with_warning(self.system_prompt(), parts, warning)
+
+    def _with_warning(self, system: str, parts: list[dict[str, Any]], warning: str) -> list[Message]:
+        """The request, a re-ask's warning where `agentoccam.reask_note` puts it: the end of the system prompt, as
+        AgentOccam (AgentOccam.py:921, :923), which makes a prompt cache read the whole page again; or the prompt's
+        last part (ours), so a cache (llama.cpp's kept prompt, vLLM's prefixes) serves everything before it."""
+        if warning and self.options.reask_note == "end":
+            parts = [*parts, text_part(warning.strip())]
+        elif warning:
+            system += warning
+        return [system_message(system), {"role": "user", "content": parts}]
 
     def _original_messages(self, observation: Observation, parts: list[dict[str, Any]], warning: str) -> list[Message]:
         """AgentOccam's request (`prompt_source: original`, original_prompt.py): its system prompt, and after the
@@ -413,7 +424,7 @@ class AgentOccamAgent(ModelPolicy):
         if after:
             parts.append(text_part(after))
         parts += task_image_parts(self.task_images)
-        return [system_message(self.system_prompt() + warning), {"role": "user", "content": parts}]
+        return self._with_warning(self.system_prompt(), parts, warning)
 
     def _page_shown(self, observation: Observation, page: str) -> str:
         """The page's text with the dialogs it showed above it (and the URL and tabs with `show_url_and_tabs`)."""
@@ -643,6 +654,7 @@ _CHOICES = {
     "states": ("original", "compact"),
     "characters": ("original", "readable"),
     "prompt_source": ("ours", "original"),
+    "reask_note": ("end", "system"),
 }
 
 

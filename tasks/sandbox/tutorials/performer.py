@@ -76,11 +76,17 @@ _DESCRIBE_JS = """(el, point) => {
 
 
 class Performer:
-    def __init__(self, page: Page, film: BrowserFilm, script: TutorialScript, base_url: str, rng: random.Random):
+    def __init__(
+        self, page: Page, film: BrowserFilm, script: TutorialScript, base_url: str, rng: random.Random,
+        shown_base: str | None = None,
+    ) -> None:
         self.page = page
         self.film = film
         self.script = script
         self.base_url = base_url.rstrip("/")
+        # The address the video and its log show for the site (its usual one), whatever port it runs on now, so
+        # a recording made on other ports is the same video (tasks/recording_store.py keys it so).
+        self.shown_base = (shown_base or base_url).rstrip("/")
         self.rng = rng
         self.cdp = page.context.new_cdp_session(page)
         self.watcher = PageWatcher(page)
@@ -90,6 +96,11 @@ class Performer:
         self.cues: list[Cue] = []
         self.viewport = page.viewport_size or {"width": 1280, "height": 720}
         self._step: Step | None = None
+
+    def _shown(self, url: str | None = None) -> str:
+        """`url` (default: the page's) as the video shows it: the site's usual address in place of where it runs."""
+        url = self.page.url if url is None else url
+        return self.shown_base + url[len(self.base_url) :] if url.startswith(self.base_url) else url
 
     # ---- the whole script ----
 
@@ -194,7 +205,7 @@ class Performer:
     def _do_press(self, step: Step) -> None:
         record = ActionRecord(
             "press", "", "", step.text, self.film.t, self.film.t, step.index,
-            cursor=_rounded(self.film.cursor), url_before=self.page.url,
+            cursor=_rounded(self.film.cursor), url_before=self._shown(),
         )  # fmt: skip
         before = self._mark()
         self.page.keyboard.press(step.text)
@@ -208,16 +219,16 @@ class Performer:
         self._move_pointer(point, field[3])
         self.film.hold(pacing.uniform(self.rng, pacing.SETTLE_BEFORE_CLICK_S))
         record = ActionRecord(
-            "goto", "address bar", "textbox", url, self.film.t, self.film.t, step.index,
+            "goto", "address bar", "textbox", self._shown(url), self.film.t, self.film.t, step.index,
             cursor=_rounded(point), box=[float(v) for v in field], name_box=None,
-            label=chrome.display_url(self.page.url), url_before=self.page.url,
+            label=chrome.display_url(self._shown()), url_before=self._shown(),
         )  # fmt: skip
         self.film.click()
         bar = self.film.bar
         self.film.show_bar(replace(bar, editing=True, typed=chrome.display_url(bar.url), all_selected=True))
         self.film.hold(0.35)
         typed, previous = "", ""
-        for char in chrome.display_url(url):
+        for char in chrome.display_url(self._shown(url)):
             self.film.hold(0.75 * pacing.key_interval(self.rng, previous))
             typed += char
             self.film.show_bar(replace(self.film.bar, typed=typed, all_selected=False))
@@ -229,7 +240,7 @@ class Performer:
         except PlaywrightError as exc:
             raise self._error(f"{url} did not open ({str(exc).splitlines()[0]})") from None
         record.extra = {"typed_s": round(self.film.t, 3)}
-        self.film.show_bar(replace(self.film.bar, editing=False, typed="", url=url))
+        self.film.show_bar(replace(self.film.bar, editing=False, typed="", url=self._shown(url)))
         self._after(before, navigated=True)
         self._finish(record)
 
@@ -272,7 +283,7 @@ class Performer:
                 "check that the sandbox site runs"
             ) from None
         self.watcher.settle(_SETTLE)
-        self.film.show_bar(chrome.ChromeState(title=self.page.title(), url=self.page.url))
+        self.film.show_bar(chrome.ChromeState(title=self.page.title(), url=self._shown()))
         self._snap()
         self.page.mouse.move(*self._page_point(self.film.cursor))
 
@@ -336,7 +347,7 @@ class Performer:
         before_y = self._scroll_y()
         record = ActionRecord(
             "scroll", "", "", "down" if delta > 0 else "up", self.film.t, self.film.t,
-            step.index if step else -1, cursor=_rounded(self.film.cursor), url_before=self.page.url,
+            step.index if step else -1, cursor=_rounded(self.film.cursor), url_before=self._shown(),
             scroll_before=before_y,
         )  # fmt: skip
         notches = max(1, round(abs(delta) / pacing.WHEEL_NOTCH_PX))
@@ -357,12 +368,12 @@ class Performer:
             kind, step.target.spoken_name, role, text, self.film.t, self.film.t, step.index,
             cursor=_rounded(point), box=_rounded(self._frame_box(info["box"])),
             name_box=_rounded(self._frame_box(info["nameBox"])), label=" ".join(info["label"].split()),
-            url_before=self.page.url,
+            url_before=self._shown(),
         )  # fmt: skip
 
     def _finish(self, record: ActionRecord) -> None:
         record.end_s = self.film.t
-        record.url_after = self.page.url
+        record.url_after = self._shown()
         self.actions.append(record)
 
     def _mark(self) -> int:
@@ -376,7 +387,7 @@ class Performer:
             self.film.show_bar(replace(self.film.bar, loading=True))
             self.film.hold(pacing.uniform(self.rng, pacing.PAGE_LOAD_S))
             self._snap()
-            self.film.show_bar(chrome.ChromeState(title=self.page.title(), url=self.page.url))
+            self.film.show_bar(chrome.ChromeState(title=self.page.title(), url=self._shown()))
         else:
             self.film.hold(0.12)
             self._snap()

@@ -8,9 +8,10 @@ For each script in `scripts/`, `<cache>/sandbox/tutorials/` receives:
     <name>.fingerprint   hash of the script, the recorder code (this folder's and the engine's) and the site's seed
 
 A tutorial is recorded again only when its fingerprint changed or a file is
-missing; one recorded before under the same fingerprint and site address, in any
-clone or test session of this user, is copied from the recordings store instead
-(tasks/recording_store.py). The site is reset before each tutorial and once after the last, so
+missing; one recorded before under the same fingerprint, in any clone or test session
+of this user and on whatever ports its site ran, is copied from the recordings store
+instead (tasks/recording_store.py): the video and its log show the site's usual address
+(`shown_base`), never the port it ran on. The site is reset before each tutorial and once after the last, so
 tasks start from the seed. Time on the video is virtual (see tasks/recording/film.py),
 which is why a minute of video takes seconds to make. The recorder engine
 (tasks/recording/) films and encodes; `STYLE` is this style's record.
@@ -32,6 +33,7 @@ import cv2
 
 from foundation.errors import UserError
 from settings import Settings
+from settings.schema import SandboxSettings
 from tasks import recording_store
 from tasks.recording import files as recording_files
 from tasks.recording.encoder import Codec
@@ -87,21 +89,29 @@ class RecordingResult:
 STORE_KIND = "sandbox-tutorials"
 
 
-def _store_key(script: TutorialScript, settings: Settings) -> str:
-    """The fingerprint and the site's address: the video's browser bar shows it, its log records it."""
-    return recording_store.store_key(fingerprint(script), server.site_url(SITES[script.site], settings))
+def store_key(script: TutorialScript) -> str:
+    """What the video shows: the fingerprint (script, recorder code, the site's seed) and the site's usual address
+    (its browser bar and log show that one), never where the site ran: a recording made on other ports (another
+    command's sandbox, `SHOPPING=...`) is the same video, so it reuses the store instead of adding to it."""
+    return recording_store.store_key(fingerprint(script), shown_base(script.site))
+
+
+def shown_base(site: str) -> str:
+    """The address a tutorial shows for `site`: its default one (settings' defaults), whatever port it runs on."""
+    defaults = SandboxSettings()
+    return f"http://{defaults.host}:{getattr(defaults, SITES[site].port_setting)}"
 
 
 def _stored_files(files: TutorialFiles) -> list[Path]:
     return [files.video, files.subtitles, files.actions]
 
 
-def _restore(script: TutorialScript, settings: Settings, folder: Path) -> RecordingResult | None:
+def _restore(script: TutorialScript, folder: Path) -> RecordingResult | None:
     files = TutorialFiles.of(folder, script.name)
-    if not recording_store.fetch(STORE_KIND, script.name, _store_key(script, settings), _stored_files(files)):
+    if not recording_store.fetch(STORE_KIND, script.name, store_key(script), _stored_files(files)):
         return None
     files.fingerprint.write_text(fingerprint(script) + "\n")
-    recording_store.keep(STORE_KIND, script.name, _store_key(script, settings), _stored_files(files))
+    recording_store.keep(STORE_KIND, script.name, store_key(script), _stored_files(files))
     return RecordingResult(script.name, files, False, 0.0, 0.0, from_store=True)
 
 
@@ -152,7 +162,7 @@ def record_tutorials(
         if not force and is_current(script, folder):
             result = RecordingResult(script.name, TutorialFiles.of(folder, script.name), False, 0.0, 0.0)
         elif not force:
-            result = _restore(script, settings, folder)
+            result = _restore(script, folder)
         if result is None:
             todo.append(script)
             continue
@@ -247,7 +257,7 @@ def record_one(settings: Settings, script: TutorialScript, browser, folder: Path
         page = context.new_page()
         rng = random.Random(f"tutorial:{script.name}")  # same script, same video
         film = BrowserFilm(encoder, STYLE, cursor=(rng.uniform(560, 760), rng.uniform(380, 520)))
-        performer = Performer(page, film, script, server.site_url(spec, settings), rng)
+        performer = Performer(page, film, script, server.site_url(spec, settings), rng, shown_base(script.site))
         performer.play()
     record = TutorialRecord(
         name=script.name, title=script.title, description=script.description, site=script.site,
@@ -256,5 +266,5 @@ def record_one(settings: Settings, script: TutorialScript, browser, folder: Path
     )  # fmt: skip
     texts = {files.subtitles: to_srt(performer.cues), files.actions: record.to_json()}
     recording_files.put_in_place(partial_video, files.video, texts, files.fingerprint, fingerprint(script))
-    recording_store.keep(STORE_KIND, script.name, _store_key(script, settings), _stored_files(files))
+    recording_store.keep(STORE_KIND, script.name, store_key(script), _stored_files(files))
     return RecordingResult(script.name, files, True, record.duration_s, time.monotonic() - started)

@@ -44,3 +44,29 @@ def test_a_step_and_a_run_whose_server_reported_no_tokens_say_n_a() -> None:
              "prompt_tokens": 0, "completion_tokens": 0, "images": 0}]  # fmt: skip
     table = cost_table({"steps": 3, "policy_cost_per_step": cost_per_step({"rows": rows}, 3)})
     assert table.splitlines()[-1].split() == ["policy", "2.00", "n/a", "n/a", "0.00"]
+
+
+def test_replies_cut_at_the_length_limit_are_counted_in_the_health_table_not_printed(
+    scripted_server, tmp_path, caplog
+) -> None:
+    """A small model cut at its `max_tokens` every reply: one line per reply flooded the progress (issue 59)."""
+    import logging
+
+    from model_access.client import ModelClient
+    from model_access.messages import user_message
+    from settings import load_settings
+
+    server = scripted_server({"default": "one two three four five six seven eight"})
+    settings = load_settings()
+    settings.paths.cache_dir = tmp_path
+    settings.models.policy.base_url, settings.models.policy.model = server.base_url, "small"
+    settings.models.policy.max_tokens = 3
+    with ModelClient(settings) as client, caplog.at_level(logging.INFO):
+        for turn in range(3):
+            client.chat("policy", [user_message(f"act {turn}")], stage="policy")
+        totals = client.ledger.to_dict()["totals"]
+    assert "length limit" not in caplog.text
+    health = task_health([_step(1, {"kind": "click"}, None)], totals)
+    assert health["truncated_replies"] == 3
+    text = health_text(run_health([TaskRecord(model_health=health, stop_reason="max_steps")]), steps=1)
+    assert "replies cut at the length limit" in text
