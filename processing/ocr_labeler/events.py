@@ -71,8 +71,9 @@ def assemble(observation: Observation, settings: OcrLabelerSettings) -> list[Ste
         target = target_of(click, observation)
         if following is not None and _opens_list(click, mine, following, observation.facts):
             option = text_at(observation.read(following.picture), following.point, reach)  # the row under the tip
+            end = effect_end(following.time_s, pages, next_click_s)
             steps.append(Step("select", target.field_name(), clean_name(option.text) if option else "",
-                              click.time_s, effect_end(following.time_s, pages, next_click_s), click.point))  # fmt: skip
+                              click.time_s, end, click.point))  # fmt: skip
             position += 2
             continue
         typing = [e for e in mine if e.field_frames and e.after is not None]

@@ -37,9 +37,12 @@ def _keyframes(count: int) -> list[KeyFrame]:
 
 
 def test_the_vlm_point_is_scaled_from_the_frame_it_saw_to_frame_pixels():
-    reply = 'ACTIONS:\n```json\n[{"type": "click", "target": "Go", "text": "", "start_frame": 0, "end_frame": 1, ' \
-            '"point": [640, 100]}, {"type": "press", "target": "", "text": "Enter", "start_frame": 1, ' \
-            '"end_frame": 1}, {"type": "click", "target": "Off", "start_frame": 1, "point": [2000, 5]}]\n```'  # fmt: skip
+    items = [
+        {"type": "click", "target": "Go", "text": "", "start_frame": 0, "end_frame": 1, "point": [640, 100]},
+        {"type": "press", "target": "", "text": "Enter", "start_frame": 1, "end_frame": 1},  # no point at all
+        {"type": "click", "target": "Off", "start_frame": 1, "point": [2000, 5]},
+    ]
+    reply = f"ACTIONS:\n```json\n{json.dumps(items)}\n```"
     sizes = ((1920, 1080), (1280, 720))  # recorded at 1920 wide, sent shrunk to 1280
     actions = parse_actions(reply, 0, 1, _keyframes(2), sizes)
     assert [a.point for a in actions] == [(960, 150), None, None]  # a reply without one is valid; off-frame: none
