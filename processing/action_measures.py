@@ -98,6 +98,7 @@ class ActionMeasures:
     clicks: int = 0  # matched click pairs
     pointed: int = 0  # of which the label gives a point and the truth a point (distance measured)
     distance_sum: float = 0.0
+    pixels_sum: float = 0.0  # the same misses in frame pixels, to read the ratio by
     boxed: int = 0  # of the pointed, those whose truth has a box (recall measured)
     hits: int = 0  # of which the point lies in the box
     texts: Counter = field(default_factory=Counter)  # kind -> matched pairs of TEXT_KINDS
@@ -108,7 +109,7 @@ class ActionMeasures:
     def add(self, other: ActionMeasures) -> ActionMeasures:
         return ActionMeasures(
             self.clicks + other.clicks, self.pointed + other.pointed, self.distance_sum + other.distance_sum,
-            self.boxed + other.boxed, self.hits + other.hits, self.texts + other.texts,
+            self.pixels_sum + other.pixels_sum, self.boxed + other.boxed, self.hits + other.hits, self.texts + other.texts,
             self.texts_equal + other.texts_equal, self.scrolls + other.scrolls,
             self.scrolls_right + other.scrolls_right,
         )  # fmt: skip
@@ -132,10 +133,11 @@ class ActionMeasures:
 
     def lines(self) -> list[str]:
         """The four measures, one line each, n/a where nothing was measured."""
+        pixels = f"; mean miss {self.pixels_sum / self.pointed:.1f} px" if self.pointed else ""
         kinds = ", ".join(f"{k} {self.texts_equal[k]}/{self.texts[k]}" for k in TEXT_KINDS if self.texts[k])
         return [
             f"click distance (normalised, lower is better) {_figure(self.click_distance)}  "
-            f"({self.pointed} of {self.clicks} matched clicks with a point)",
+            f"({self.pointed} of {self.clicks} matched clicks with a point{pixels})",
             f"click recall (point inside the element)    {_figure(self.click_recall)}  ({self.hits}/{self.boxed})",
             f"typed text exact match                     {_figure(self.text_match)}  ({kinds or 'none matched'})",
             f"scroll direction accuracy                  {_figure(self.scroll_accuracy)}  "
@@ -161,6 +163,7 @@ def measure_actions(
                 continue
             found.pointed += 1
             found.distance_sum += normalised_distance(guess.point, real.point, geometry.width, geometry.height)
+            found.pixels_sum += math.dist(guess.point, real.point)
             box = geometry.boxes[j] if j < len(geometry.boxes) else None
             if box is not None:
                 found.boxed += 1

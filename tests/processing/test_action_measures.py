@@ -59,6 +59,7 @@ def test_the_means_are_over_the_matched_clicks_with_a_point():
     assert (found.clicks, found.pointed, found.boxed, found.hits) == (3, 2, 2, 1)
     assert found.click_distance == pytest.approx(0.04507 / 2, abs=1e-5)
     assert found.click_recall == 0.5
+    assert "2 of 3 matched clicks with a point; mean miss 25.0 px" in found.lines()[0]
 
 
 def test_a_labeler_that_gives_no_point_shows_n_a_not_zero():
