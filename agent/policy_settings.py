@@ -40,7 +40,7 @@ BASE = _ON_BASE_AGENT
 # The method (agent/method): the base agent, the mode, two-stage selection, the oracles it reads.
 VIDEO = (
     *_ON_BASE_AGENT, *_MODE, "agent.videos_per_task", "agent.demonstration_image_max_side",
-    "agent.transcript_max_chars", "video_context.intermediate_from",
+    "agent.demonstration_mark_points", "agent.transcript_max_chars", "video_context.intermediate_from",
     "selection.candidates_per_video", "selection.stage1_pool_per_video", "selection.stage1_precut",
     "selection.continuation", "selection.stage2_screens", "selection.shared_opening",
     "selection.stage1_objectives_first", "selection.skip_unchanged", "selection.demonstrations",

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from processing.artifacts import VideoArtifacts, read_json
-from processing.labeling_accuracy import AccuracyReport, ground_truth_actions, score_actions
+from processing.labeling_accuracy import AccuracyReport, score_against_log
 from foundation.records.trajectory import LabeledAction
 from settings import Settings
 
@@ -45,7 +45,7 @@ def labeler_accuracy(settings: Settings, names: list[str]) -> LabelerAccuracy:
             continue
         predicted = [LabeledAction.from_dict(item) for item in stored["data"]]
         tolerance = settings.processing.ocr_labeler.score_tolerance_s
-        total = total.add(score_actions(predicted, ground_truth_actions(truth_file), tolerance))
+        total = total.add(score_against_log(predicted, truth_file, tolerance))
         scored += 1
     return LabelerAccuracy(total, scored, missing)
 
@@ -60,7 +60,7 @@ def recordings_accuracy(settings: Settings, group: str, quick: bool) -> LabelerA
     for style in GROUPS[group]:
         for recording in recorder(style)(settings, only=list(QUICK[style]) if quick else None):
             predicted = OcrLabeler().label(recording.video, [], knobs)
-            total = total.add(score_actions(predicted, ground_truth_actions(recording.actions), knobs.score_tolerance_s))
+            total = total.add(score_against_log(predicted, recording.actions, knobs.score_tolerance_s))
             scored += 1
     return LabelerAccuracy(total, scored, [], TITLES[group])
 
@@ -74,6 +74,7 @@ def accuracy_lines(accuracy: LabelerAccuracy) -> list[str]:
         f"{kind.predicted} labeled):",
         f"  action kind           F1 {kind.f1:.2f}  (precision {kind.precision:.2f}, recall {kind.recall:.2f})",
         f"  kind + target name    F1 {target.f1:.2f}  (precision {target.precision:.2f}, recall {target.recall:.2f})",
+        *(f"  {line}" for line in accuracy.report.measures.lines()),  # VideoGUI's, over the matched pairs
     ]
     if accuracy.missing:
         lines.append(f"  not scored (no labeled actions stored): {', '.join(accuracy.missing)}")

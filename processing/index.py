@@ -73,7 +73,9 @@ class IndexMismatchError(UserError):
 
 def actions_key(trajectory: Trajectory) -> str:
     """Hash of what a trajectory asks to do: a verdict holds only for these very actions."""
-    text = json.dumps([a.to_dict() for a in trajectory.actions], sort_keys=True, ensure_ascii=False)
+    # The point (where on the frame) asks nothing of the site: stored verdicts hold with or without it.
+    asked = [{k: v for k, v in a.to_dict().items() if k != "point"} for a in trajectory.actions]
+    text = json.dumps(asked, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 

@@ -19,6 +19,10 @@ key press) agree with any predicted target.
 The confusion counts say, for each ground-truth kind, what the labeler called it:
 actions left after the type matching are paired across kinds by time (same tolerance),
 and whatever stays unpaired is counted as missed (ground truth) or extra (prediction).
+
+Beside the F1s, `score_against_log` adds VideoGUI's action measures over the type
+matching's pairs (click distance and recall, typed text, scroll direction:
+`processing.action_measures`), which need the log's frame size and element boxes.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from scipy.optimize import linear_sum_assignment
 
 from foundation.errors import UserError
 from foundation.records.trajectory import LabeledAction
+from processing.action_measures import ActionMeasures, Geometry, measure_actions
 from tasks.reference.logs import read_log
 from tasks.reference.names import names_agree  # the one name matcher (docstring above)
 
@@ -75,6 +80,7 @@ class AccuracyReport:
     per_kind: dict[str, Score] = field(default_factory=dict)  # type score per ground-truth/predicted kind
     confusion: Counter = field(default_factory=Counter)  # (truth kind or EXTRA, predicted kind or MISSED) -> count
     pairs: list[tuple[int, int]] = field(default_factory=list)  # (predicted index, truth index) of the type matching
+    measures: ActionMeasures = field(default_factory=ActionMeasures)  # VideoGUI's, filled by score_against_log
 
     def add(self, other: AccuracyReport) -> AccuracyReport:
         kinds = set(self.per_kind) | set(other.per_kind)
@@ -83,6 +89,7 @@ class AccuracyReport:
             self.type_target.add(other.type_target),
             {k: self.per_kind.get(k, Score(0, 0, 0)).add(other.per_kind.get(k, Score(0, 0, 0))) for k in kinds},
             self.confusion + other.confusion,
+            measures=self.measures.add(other.measures),
         )
 
     @classmethod
@@ -172,3 +179,11 @@ def ground_truth_actions(path: str | Path) -> list[LabeledAction]:
     if actions is None:
         raise UserError(f"ground-truth log {path} cannot be read: record the tutorial again")
     return actions
+
+
+def score_against_log(predicted: list[LabeledAction], log: str | Path, tolerance_s: float = 1.0) -> AccuracyReport:
+    """`score_actions` against a recorded tutorial's log, with VideoGUI's action measures over its pairs."""
+    truth = ground_truth_actions(log)
+    report = score_actions(predicted, truth, tolerance_s)
+    report.measures = measure_actions(predicted, truth, report.pairs, Geometry.from_log(log))
+    return report

@@ -431,6 +431,9 @@ class AgentSettings:
     index_dir: str = ""
     # Demonstration keyframes are shrunk to this longest side: UI text stays legible and 15 of them fit a context.
     demonstration_image_max_side: int = 1024
+    # Ring the spot where each demonstrated step happened (its label's point, frame pixels) on the keyframe shown
+    # before it. Off: the method shows the keyframes as recorded (and in its preset); steps without a point stay bare.
+    demonstration_mark_points: bool = False
     # Transcript characters shown with --transcript-only: a 10-minute tutorial's narration, bounded cost.
     transcript_max_chars: int = 12000
     # The web agent under the method and `--policy base`: "agentoccam" (the paper's, docs/agentoccam.md) or

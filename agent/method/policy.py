@@ -144,6 +144,8 @@ class VideoPolicy:
         elif self.selector is not None and self.note is None:
             selection = self.selector.select(self.task.intent, observation, self._history_text())
             demonstration, selection_record = selection.demonstration, selection.record
+        if demonstration is not None:
+            demonstration.mark_points = self.settings.agent.demonstration_mark_points
         step = self.base.step(observation, demonstration)
         if self.progress is not None:
             # The page the model acted on (the environment's latest: a base agent may have read the whole page).

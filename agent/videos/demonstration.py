@@ -39,6 +39,8 @@ class Demonstration:
     how: str  # SELECTED, CONTINUED, WHOLE_VIDEO or TRANSCRIPT
     trajectory: Trajectory | None = None
     transcripts: list[Transcript] = field(default_factory=list)
+    # Ring the point where each step happened on its keyframe (`agent.demonstration_mark_points`; the policy sets it).
+    mark_points: bool = False
 
     @property
     def key(self) -> str:
@@ -58,7 +60,9 @@ class Demonstration:
             return [text_block(text)]
         parts = [text_block(text + "\n" + render("demonstration_screens"))]
         for number, path in enumerate(trajectory.step_keyframes, 1):
-            url = keyframe_data_url(path, max_side)
+            action = trajectory.actions[number - 1] if number <= len(trajectory.actions) else None
+            mark = action.point if self.mark_points and action is not None else None
+            url = keyframe_data_url(path, max_side, mark)
             if url is not None:  # a keyframe deleted from the cache: its step is shown as text only
                 parts.append(block("demonstration_screen_caption", number=number))
                 parts.append(image_part(url))

@@ -12,7 +12,7 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from model_access.messages import image_data_url
 
@@ -20,22 +20,30 @@ from model_access.messages import image_data_url
 REPORT_WIDTH = 320
 
 
-def keyframe_data_url(path: str | Path, max_side: int) -> str | None:
-    """The data URL to attach for the keyframe at `path`, or None when the file is gone."""
+# The mark of where a step happened (`agent.demonstration_mark_points`): a ring this wide, in frame pixels at
+# 1280 wide, drawn in a red that UI chrome rarely uses, so the model can tell it from the page.
+MARK_RADIUS = 14
+MARK_WIDTH = 3
+MARK_COLOUR = (255, 0, 64)
+
+
+def keyframe_data_url(path: str | Path, max_side: int, mark: tuple[int, int] | None = None) -> str | None:
+    """The data URL to attach for the keyframe at `path` (with a ring around `mark`, frame pixels, when given),
+    or None when the file is gone."""
     try:
         stat = Path(path).stat()
     except OSError:
         return None
-    return _data_url(str(path), stat.st_mtime_ns, max_side)
+    return _data_url(str(path), stat.st_mtime_ns, max_side, mark)
 
 
 @lru_cache(maxsize=512)
-def _data_url(path: str, mtime_ns: int, max_side: int) -> str:
+def _data_url(path: str, mtime_ns: int, max_side: int, mark: tuple[int, int] | None = None) -> str:
     data = Path(path).read_bytes()
     with Image.open(io.BytesIO(data)) as image:
-        if max_side <= 0 or max(image.size) <= max_side:
+        if mark is None and (max_side <= 0 or max(image.size) <= max_side):
             return image_data_url(data)
-        small = _shrunk(image, max_side)
+        small = _shrunk(_marked(image, mark) if mark is not None else image, max_side if max_side > 0 else 1 << 30)
     buffer = io.BytesIO()
     small.save(buffer, format="JPEG", quality=85)
     return image_data_url(buffer.getvalue())
@@ -48,6 +56,18 @@ def report_thumbnail(path: str | Path) -> Image.Image | None:
             return _shrunk(image, REPORT_WIDTH, by_width=True)
     except OSError:
         return None
+
+
+def _marked(image: Image.Image, point: tuple[int, int]) -> Image.Image:
+    """A copy of `image` with a ring and a dot at `point`, drawn before shrinking so they shrink with the frame."""
+    marked = image.convert("RGB")
+    draw = ImageDraw.Draw(marked)
+    scale = max(1.0, marked.width / 1280)
+    radius, width = MARK_RADIUS * scale, max(1, round(MARK_WIDTH * scale))
+    x, y = point
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), outline=MARK_COLOUR, width=width)
+    draw.ellipse((x - width, y - width, x + width, y + width), fill=MARK_COLOUR)
+    return marked
 
 
 def _shrunk(image: Image.Image, size: int, *, by_width: bool = False) -> Image.Image:

@@ -14,6 +14,19 @@ from typing import Any
 ACTION_KINDS = ("click", "right_click", "hover", "type", "press", "scroll", "select", "drag", "goto")
 
 
+def as_point(value: Any) -> tuple[int, int] | None:
+    """(x, y) rounded to whole pixels from a pair of numbers; None for anything else."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        return None
+    try:
+        x, y = (float(v) for v in value)
+    except (TypeError, ValueError):
+        return None
+    if any(isinstance(v, bool) for v in value) or not all(abs(v) < 1e6 for v in (x, y)):  # NaN fails too
+        return None
+    return int(round(x)), int(round(y))
+
+
 def _from_dict(cls, data: dict[str, Any]):
     known = {f.name for f in fields(cls)}
     return cls(**{key: value for key, value in data.items() if key in known})
@@ -52,6 +65,12 @@ class LabeledAction:
     start_s: float = 0.0
     end_s: float = 0.0
     labeler: str = "vlm"  # which labeler produced it ("vlm", "ocr", "ground_truth")
+    # Where it happened (x, y in frame pixels): the click's spot, for VideoGUI's click measures and for marking
+    # the keyframe; None when the labeler gave none (a key press, a scroll, a reply without one).
+    point: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        self.point = as_point(self.point)
 
     def describe(self) -> str:
         """One short line, used in prompts and galleries."""
@@ -67,7 +86,12 @@ class LabeledAction:
         return f"{self.kind}{target}"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if self.point is None:
+            del data["point"]  # records without a point stay as they were written before points existed
+        else:
+            data["point"] = list(self.point)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LabeledAction:
@@ -97,6 +121,7 @@ class Trajectory:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        data["actions"] = [action.to_dict() for action in self.actions]
         data["span"] = list(self.span)
         return data
 

@@ -71,8 +71,9 @@ def assemble(observation: Observation, settings: OcrLabelerSettings) -> list[Ste
         target = target_of(click, observation)
         if following is not None and _opens_list(click, mine, following, observation.facts):
             option = text_at(observation.read(following.picture), following.point, reach)  # the row under the tip
+            end = effect_end(following.time_s, pages, next_click_s)
             steps.append(Step("select", target.field_name(), clean_name(option.text) if option else "",
-                              click.time_s, effect_end(following.time_s, pages, next_click_s)))  # fmt: skip
+                              click.time_s, end, click.point))  # fmt: skip
             position += 2
             continue
         typing = [e for e in mine if e.field_frames and e.after is not None]
@@ -93,7 +94,7 @@ def assemble(observation: Observation, settings: OcrLabelerSettings) -> list[Ste
             steps += _typing(target, typing, typed, pages, next_click_s, observation, settings)
         else:
             steps.append(Step("click", target.name(reach), "", click.time_s,
-                              effect_end(click.time_s, pages, next_click_s)))  # fmt: skip
+                              effect_end(click.time_s, pages, next_click_s), click.point))  # fmt: skip
         position += 1
     steps += _unexplained_keys(pages, steps, observation)
     steps += _hovers(observation, reach, settings)
@@ -227,7 +228,7 @@ def _typing(
     page = next((p for p in pages if last_key < p < next_click_s), None)
     url = url_in(observation.read(edits[-1].after)) or url_in(observation.read(edits[0].before))
     if click.point[1] < ADDRESS_BAR_SHARE * observation.height and url:
-        return [Step("goto", "address bar", url, click.time_s, page if page is not None else last_key)]
+        return [Step("goto", "address bar", url, click.time_s, page if page is not None else last_key, click.point)]
     before, after = observation.read(edits[0].before), observation.read(edits[-1].after)
     placeholder = _placeholder(before, after)
     # A form's label set over the field names it as a person does ("the Going to field"); else its
@@ -239,13 +240,14 @@ def _typing(
         pass  # no click: the letters came after a key moved the focus here
     elif not placeholder and _replaced(target, before, after):
         # The value shown was selected before typing over it (Control+A, as a person does).
-        steps += [Step("click", name, "", click.time_s, click.time_s), Step("press", "", "Control+A", first_key, first_key)]
+        steps += [Step("click", name, "", click.time_s, click.time_s, click.point),
+                  Step("press", "", "Control+A", first_key, first_key)]
         first_key = min(first_key + 0.3, last_key)
     elif first_key - click.time_s >= settings.click_before_typing_s:
-        steps.append(Step("click", name, "", click.time_s, click.time_s))
+        steps.append(Step("click", name, "", click.time_s, click.time_s, click.point))
     else:
         first_key = click.time_s  # clicked and typed at once: one action, as a person says it
-    step = Step("type", name, typed, first_key, last_key)
+    step = Step("type", name, typed, first_key, last_key, None if keyboard else click.point)
     steps.append(step)
     if page is None:
         page = _jump_after(observation.facts, last_key, next_click_s)
@@ -310,7 +312,8 @@ def _menu_by_keys(target: Target, edits: list[Edit], observation: Observation) -
     box = target.control.box if target.control is not None else target.click.field
     shown = [t for t in observation.read(edits[-1].after) if box[0] <= t.center[0] <= box[2] and box[1] <= t.center[1] <= box[3]]
     option = clean_name(join(shown)) if shown else ""
-    return Step("select", target.field_name(), option, target.click.time_s, max(e.typed_s for e in edits))
+    return Step("select", target.field_name(), option, target.click.time_s, max(e.typed_s for e in edits),
+                target.click.point)
 
 
 def _placeholder(before: list[TextBox], after: list[TextBox]) -> str:
@@ -333,7 +336,8 @@ def _hovers(observation: Observation, reach: float, settings: OcrLabelerSettings
             continue  # a hand resting while it types, or on something that did not react to it
         if _opened_height(hover, observation) < settings.hover_layer_px * observation.scale:
             continue  # a tint, an underline, a row's buttons shown: the page changed, nothing opened
-        steps.append(Step("hover", target_of(hover, observation).name(reach), "", hover.time_s, hover.until_s))
+        steps.append(Step("hover", target_of(hover, observation).name(reach), "", hover.time_s, hover.until_s,
+                          hover.point))
     return steps
 
 

@@ -25,7 +25,7 @@ from foundation.records.trajectory import LabeledAction
 from settings.schema import OcrLabelerSettings
 
 EVIDENCE_MODES = ("auto", "ring", "dwell")
-LABELER_VERSION = 4  # bump when a change to the code changes labels, so stored labeling is redone
+LABELER_VERSION = 5  # bump when a change to the code changes labels, so stored labeling is redone
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ class OcrLabeler:
                 start_s=round(step.start_s, 3),
                 end_s=round(step.end_s, 3),
                 labeler="ocr",
+                point=step.point,  # the click's spot, kept for VideoGUI's click measures and the keyframe's mark
             )
             for step in steps
         ]

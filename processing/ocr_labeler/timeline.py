@@ -31,6 +31,7 @@ class Step:
     text: str
     start_s: float
     end_s: float
+    point: tuple[float, float] | None = None  # the pointer's tip at the click (frame pixels); None for keys, scrolls
 
 
 def page_changes(facts: list[FrameFacts]) -> list[float]:

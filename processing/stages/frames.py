@@ -43,3 +43,17 @@ def _data_url(path: str, mtime_ns: int, size: int, max_side: int, quality: int) 
     buffer = io.BytesIO()
     small.save(buffer, format="JPEG", quality=quality)
     return image_data_url(buffer.getvalue())
+
+
+def frame_sizes(path: str | Path, max_side: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(width, height) of keyframe `path` as recorded, and as `model_image` shows it to the model."""
+    path = Path(path)
+    try:
+        with Image.open(path) as image:
+            width, height = image.size
+    except OSError as exc:
+        raise UserError(f"keyframe {path} cannot be read ({exc}); rerun process-videos to write it again") from exc
+    if max_side <= 0 or max(width, height) <= max_side:
+        return (width, height), (width, height)
+    scale = max_side / max(width, height)
+    return (width, height), (max(1, round(width * scale)), max(1, round(height * scale)))

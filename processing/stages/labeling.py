@@ -22,15 +22,17 @@ from model_access.messages import image_part, text_part
 from model_access.replies import ReplyParseError, extract_json_list
 from processing.changed_frames import KeyFrame
 from processing.plugins import Clip
-from foundation.records.trajectory import LabeledAction, VideoRecord
+from foundation.records.trajectory import LabeledAction, VideoRecord, as_point
 from processing.stages.asking import StageStats, after_heading, ask_parsed, prompt_identity, role_identity
-from processing.stages.frames import model_image
+from processing.stages.frames import frame_sizes, model_image
 from processing.templates import render, reply_schema
 from settings.schema import ProcessingSettings, Settings
 
 STAGE = "labeling"
 TEMPLATE = "labeling"
 ANSWER_HEADING = "ACTIONS:"
+
+Size = tuple[int, int]  # width, height in pixels
 
 # Spellings models use for the kinds in records.ACTION_KINDS.
 _KIND_ALIASES = {
@@ -80,8 +82,13 @@ def normalise_kind(raw: object) -> str:
     return _KIND_ALIASES.get(kind, kind)
 
 
-def parse_actions(reply: str, first: int, last: int, keyframes: list[KeyFrame]) -> list[LabeledAction]:
-    """The actions in a labeling reply, frame numbers kept inside the clip, in time order."""
+def parse_actions(
+    reply: str, first: int, last: int, keyframes: list[KeyFrame], sizes: tuple[Size, Size] | None = None
+) -> list[LabeledAction]:
+    """The actions in a labeling reply, frame numbers kept inside the clip, in time order.
+
+    `sizes`: the frames' (width, height) as recorded and as the model saw them; a reply's "point" is in the
+    latter and is kept in frame pixels. Without `sizes`, or without a usable point, the action has none."""
     items = extract_json_list(after_heading(reply, ANSWER_HEADING))
     actions: list[LabeledAction] = []
     for item in items:
@@ -103,6 +110,7 @@ def parse_actions(reply: str, first: int, last: int, keyframes: list[KeyFrame]) 
                 start_s=keyframes[start].time_s,
                 end_s=keyframes[end].time_s,
                 labeler="vlm",
+                point=_point(item.get("point"), sizes),
             )
         )
     if items and not actions:
@@ -130,6 +138,17 @@ def _frame(value: object, default: int, first: int, last: int) -> int:
     except (TypeError, ValueError):
         number = default
     return min(max(number, first), last)
+
+
+def _point(value: object, sizes: tuple[Size, Size] | None) -> tuple[int, int] | None:
+    """A reply's [x, y] (pixels of the frame as shown) in frame pixels; None when absent or off the frame."""
+    point = as_point(value)
+    if point is None or sizes is None:
+        return None
+    (width, height), (shown_w, shown_h) = sizes
+    if not (0 <= point[0] <= shown_w and 0 <= point[1] <= shown_h):
+        return None  # not on the frame: a guess, not a place
+    return as_point((point[0] * width / shown_w, point[1] * height / shown_h))
 
 
 def _text(value: object) -> str:
@@ -176,16 +195,23 @@ class VlmLabeler:
             for first, last in ranges
         ]
         labels = [f"{video.video_id} frames {first}-{last}" for first, last in ranges]
+        sizes = self._sizes(keyframes)
 
         def parse(i: int, reply: str) -> list[LabeledAction]:
             first, last = ranges[i]
-            return keep_kinds(parse_actions(reply, first, last, keyframes), kinds)
+            return keep_kinds(parse_actions(reply, first, last, keyframes, sizes), kinds)
 
         outcome = ask_parsed(client, requests, parse, self.processing, labels)
         clips = [Clip(first, last, actions) for (first, last), actions in zip(ranges, outcome.values)]
         return clips, outcome.stats
 
+    def _sizes(self, keyframes: list[KeyFrame]) -> tuple[Size, Size] | None:
+        """The frames' size as recorded and as sent (one video's keyframes share a size)."""
+        return frame_sizes(keyframes[0].path, self.processing.model_image_max_side) if keyframes else None
+
     def _message(self, video: VideoRecord, keyframes: list[KeyFrame], first: int, last: int) -> dict[str, Any]:
+        shown = self._sizes(keyframes)
+        width, height = shown[1] if shown else (0, 0)
         prompt = render(
             TEMPLATE,
             self.processing,
@@ -193,6 +219,8 @@ class VlmLabeler:
             first_frame=first,
             last_frame=last,
             frame_count=len(keyframes),
+            frame_width=width,
+            frame_height=height,
         )
         parts: list[dict[str, Any]] = [text_part(prompt)]
         p = self.processing

@@ -98,6 +98,7 @@ def merge_group(actions: list[LabeledAction], group: Group) -> LabeledAction:
         end_frame=max(p.end_frame for p in pieces),
         start_s=min(p.start_s for p in pieces),
         end_s=max(p.end_s for p in pieces),
+        point=next((p.point for p in pieces if p.point is not None), None),  # where the first piece with one acted
     )
 
 

@@ -36,6 +36,7 @@ def read_log(path: str | Path) -> list[LabeledAction] | None:
             start_s=float(item.get("start_s") or 0.0),
             end_s=float(item.get("end_s") or 0.0),
             labeler="ground_truth",
+            point=item.get("cursor") if item.get("box") else None,  # the pointer's tip, where it acted on an element
         )
         for item in data.get("actions") or []
     ]

@@ -64,12 +64,18 @@ def item(title: str, frame: int, letter: str) -> str:
     return f"{title.split()[0].title()} item {frame}-{letter}"
 
 
+def scripted_point(frame: int, letter: str) -> list[int]:
+    """Where the scripted labeler says click `letter` of `frame` happened (pixels of the frame as sent)."""
+    return [10 * frame + LETTERS.index(letter), 20]
+
+
 def clip_actions(title: str, first: int, last: int) -> list[dict[str, Any]]:
     return [
-        {"type": "click", "target": item(title, frame, letter), "text": "", "start_frame": frame, "end_frame": frame}
+        {"type": "click", "target": item(title, frame, letter), "text": "", "start_frame": frame, "end_frame": frame,
+         "point": scripted_point(frame, letter)}
         for frame in range(first, last + 1)
         for letter in LETTERS[:ACTIONS_PER_FRAME]
-    ]
+    ]  # fmt: skip
 
 
 def step_list(targets: list[str]) -> str:

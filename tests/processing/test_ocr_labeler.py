@@ -90,3 +90,15 @@ def test_a_bad_setting_is_refused_with_its_name(test_settings, tmp_path):
     knobs = replace(test_settings.processing.ocr_labeler, click_evidence="telepathy")
     with pytest.raises(UserError, match="click_evidence"):
         OcrLabeler().label(tmp_path / "none.mp4", [], knobs)
+
+
+def test_a_click_keeps_the_spot_the_pointer_clicked(clips, sandbox):
+    import math
+
+    tolerance = sandbox.settings.processing.ocr_labeler.score_tolerance_s
+    for name, (labeled, truth) in clips.items():
+        for real, found in _pair_up(labeled, truth, tolerance):
+            if real.kind == "click" and found is not None:
+                assert found.point is not None and real.point is not None, (name, found)
+                assert math.dist(found.point, real.point) <= 15, (name, found.point, real.point)
+        assert all(a.point is None for a in labeled if a.kind in ("scroll", "press")), name

@@ -12,6 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from model_access.scripted_server import ScriptedServer
+from processing.index import TrajectoryIndex
+from processing.stages.frames import frame_sizes
+from processing.stages.trajectory_filtering import CHECKS
+from processing.templates import BUNDLED_DIR
+from settings import Settings
 from tests.processing.pipeline_helpers import (
     ACTIONS_PER_FRAME,
     CHECK_MARKER,
@@ -26,14 +33,9 @@ from tests.processing.pipeline_helpers import (
     process,
     read_summary,
     run_cli,
+    scripted_point,
     video_summary,
 )
-
-from model_access.scripted_server import ScriptedServer
-from processing.index import TrajectoryIndex
-from processing.stages.trajectory_filtering import CHECKS
-from processing.templates import BUNDLED_DIR
-from settings import Settings
 
 VIDEO_IDS = ("cart_tutorial", "search_tutorial")
 EARLY_STAGES = ("changed_frames", "labeling", "merging", "action_filtering")
@@ -101,6 +103,22 @@ def test_two_videos_become_checked_trajectories_in_the_index(first_run):
 
     dropped = first_run.settings.paths.processed_dir / "search_tutorial" / "trajectory_filtering.json"
     assert FAILS_CHECK in dropped.read_text() and '"natural": false' in dropped.read_text()
+
+
+def test_the_point_each_action_happened_at_goes_through_merging_into_the_index(first_run):
+    # The scripted labeler gives each click a point in the pixels of the frames it was sent, shrunk to
+    # model_image_max_side; it is kept in frame pixels, through merging (duplicates keep the first piece's) and
+    # the stage files into the index.
+    index = TrajectoryIndex.load(first_run.settings.paths.index_dir, first_run.settings)
+    opening = next(t for t in index.trajectories("search_tutorial") if t.span == (0, 2))
+    (width, _), (shown, _) = frame_sizes(opening.step_keyframes[0], first_run.settings.processing.model_image_max_side)
+    assert width > shown  # the frames were shrunk: the point is scaled back
+    scaled = [(round(x * width / shown), round(y * width / shown)) for x, y in (scripted_point(0, c) for c in "abc")]
+    assert [a.point for a in opening.actions] == scaled
+    whole = index.whole_video("cart_tutorial")
+    assert whole is not None and all(a.point is not None for a in whole.actions)
+    merged = json.loads((first_run.settings.paths.processed_dir / "cart_tutorial" / "merging.json").read_text())
+    assert merged["data"][0]["point"] == list(scaled[0])
 
 
 def test_querying_an_objective_returns_its_trajectory_first(first_run):
