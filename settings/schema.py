@@ -580,8 +580,10 @@ class EvaluationSettings:
     #   without a score counted as a failure. `--harness agentoccam` selects it.
     rules: str = "videowa"
     # AgentOccam's task file (config_files/test.raw.json of your AgentOccam checkout, or a folder of its configs), read
-    # under rules "agentoccam" for the "or" alternatives it adds to url_match tasks (WebArena's 261-264 and 351-355);
-    # matched to our tasks by reference_url. Needed as soon as a task to score uses url_match; "none": score without.
+    # under rules "agentoccam": each task is scored against the eval block of its task with the same intent and start
+    # page (AgentOccam's corrected references, 80 tasks fixed), and url_match gets the "or" alternatives it adds
+    # (WebArena's 261-264 and 351-355, also matched by reference_url). Needed as soon as there are tasks to score;
+    # "none": score the tasks' own blocks.
     agentoccam_task_file: str = ""
 
 
