@@ -55,7 +55,9 @@ def read_task_file(path: Path, settings: Any) -> AgentOccamTaskFile:
     from tasks.loading import load_task_set
 
     if not path.exists():
-        raise UserError(f"{SETTING} names {path}, which does not exist; point it at AgentOccam's config_files/test.raw.json")
+        raise UserError(
+            f"{SETTING} names {path}, which does not exist; point it at AgentOccam's config_files/test.raw.json"
+        )
     task_set = load_task_set(path, settings=settings)
     if task_set.file_problems:
         raise UserError(f"{SETTING}: {task_set.file_problems[0]}")
@@ -80,7 +82,9 @@ def read_task_file(path: Path, settings: Any) -> AgentOccamTaskFile:
     return AgentOccamTaskFile(alternatives, blocks)
 
 
-def corrected_block(blocks: dict[MatchKey, CorrectedBlock], config: Any, own: EvalBlock | None) -> CorrectedBlock | None:
+def corrected_block(
+    blocks: dict[MatchKey, CorrectedBlock], config: Any, own: EvalBlock | None
+) -> CorrectedBlock | None:
     """AgentOccam's block for this task when it differs from the task's own; None when it matches none or is the
     same (nothing to say)."""
     key = match_key(config)

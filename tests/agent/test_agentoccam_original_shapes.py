@@ -18,7 +18,6 @@ from agent.base.agentoccam.agent import highlighted_ids
 from agent.base.agentoccam.plan import PlanTree
 from agent.base.agentoccam.refine import HIGHLIGHT_MAX_NODES, refine_tree
 from settings import load_settings
-
 from tests.agent.test_agentoccam import _act, occam
 
 TABLE = "\n".join([
@@ -101,7 +100,7 @@ def test_with_no_highlighted_id_the_whole_page_is_kept_when_it_has_under_30_node
     assert refine_tree(big).highlight([], whole_page_when_none=True) is None  # 30 nodes: none kept
 
     # In a step: a reply highlighting nothing keeps the page as AgentOccam does.
-    taken, _, policy = _act_original(test_settings, [occam("click [2]", highlight="")])
+    _, _, policy = _act_original(test_settings, [occam("click [2]", highlight="")])
     assert policy.interactions[0].highlight.splitlines()[0] == "RootWebArea 'Shop'"
 
 
@@ -116,14 +115,16 @@ def _act_original(test_settings, replies: list[str], **options):
 def test_a_malformed_plan_command_beside_a_click_is_noted_and_the_click_still_runs(test_settings) -> None:
     """AgentOccam.py:682-702: the branch does not parse, a note saying so goes on the active plan, the step is
     not added to the plan's steps; :1376-1396: the whole ACTION goes to its environment, which runs the click."""
-    taken, requests, policy = _act_original(test_settings, [occam("branch [x] [Search the orders]\nclick [2]"), occam("stop [done]")])
+    replies = [occam("branch [x] [Search the orders]\nclick [2]"), occam("stop [done]")]
+    taken, requests, policy = _act_original(test_settings, replies)
     assert len(requests) == 2 and not taken[0].error
     assert taken[0].reply == "```\nclick [2]\n```"
     assert "was not applied" in policy.plans.text() and "branch [x] [Search the orders]" in policy.plans.text()
     assert 1 not in policy.plans.active.steps and 2 in policy.plans.active.steps
     assert policy.plans.active.plan_id == 0  # no sub-plan was made
     # Ours (`parser: strict` reads a bad plan command as invalid and asks again).
-    taken, requests, _ = _act_original(test_settings, [occam("branch [x] [Search]\nclick [2]"), occam("click [2]")], parser="strict")
+    replies = [occam("branch [x] [Search]\nclick [2]"), occam("click [2]")]
+    taken, requests, _ = _act_original(test_settings, replies, parser="strict")
     assert len(requests) == 2 and len(taken) == 1 and taken[0].reply == "```\nclick [2]\n```"
 
 

@@ -10,7 +10,6 @@ import shutil
 
 from cli.main import main
 from evaluation.running.task_record import iter_records
-
 from tests.evaluation.running.test_old_run_folder import FIXTURE
 from tests.evaluation.running.test_runner import by_id
 

@@ -123,7 +123,7 @@ def test_the_or_alternatives_of_its_task_file_count_matched_by_reference_url(tmp
     reached = f"{shop}/electronics.html?cat=60&product_list_order=name"
 
     settings.evaluation.rules = "agentoccam"
-    with pytest.raises(UserError, match="the 1 task.s. against its own task file.*agentoccam_task_file=.*test.raw.json"):
+    with pytest.raises(UserError, match="the 1 task.s. against its own task file.*task_file=.*test.raw.json"):
         scoring_rules(settings, ours)
     settings.evaluation.agentoccam_task_file = str(tmp_path / "missing.json")
     with pytest.raises(UserError, match="missing.json, which does not exist"):
