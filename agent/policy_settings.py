@@ -21,7 +21,8 @@ _AGENTOCCAM = (
     "agentoccam.planning_takes_step", "agentoccam.max_planning_in_a_row", "agentoccam.max_invalid_reasks",
     "agentoccam.observe_after_failed_action", "agentoccam.reply_grammar", "agentoccam.parser",
     "agentoccam.stop_answer", "agentoccam.history_observation_steps", "agentoccam.show_url_and_tabs",
-    "agentoccam.prompt_source", "agentoccam.reask_note",
+    "agentoccam.prompt_source", "agentoccam.reask_note", "agentoccam.cut_marker", "agentoccam.table_rows",
+    "agentoccam.highlight_ids", "agentoccam.same_page_name_ids", "agentoccam.prune_hides",
 )  # fmt: skip
 # The base agent `agent.base_agent` picks (AgentOccam or ReAct, which reads nothing beyond _BASE).
 _ON_BASE_AGENT = ("agent.base_agent", *_BASE, *_AGENTOCCAM)

@@ -586,8 +586,10 @@ class EvaluationSettings:
     #   without a score counted as a failure. `--harness agentoccam` selects it.
     rules: str = "videowa"
     # AgentOccam's task file (config_files/test.raw.json of your AgentOccam checkout, or a folder of its configs), read
-    # under rules "agentoccam" for the "or" alternatives it adds to url_match tasks (WebArena's 261-264 and 351-355);
-    # matched to our tasks by reference_url. Needed as soon as a task to score uses url_match; "none": score without.
+    # under rules "agentoccam": each task is scored against the eval block of its task with the same intent and start
+    # page (AgentOccam's corrected references, 80 tasks fixed), and url_match gets the "or" alternatives it adds
+    # (WebArena's 261-264 and 351-355, also matched by reference_url). Needed as soon as there are tasks to score;
+    # "none": score the tasks' own blocks.
     agentoccam_task_file: str = ""
 
 
@@ -602,6 +604,11 @@ class AgentOccamSettings:
     # Lines kept: of the refined tree (AgentOccam cuts it at 1,000), and of the tree when `refine` is off (500).
     observation_max_lines: int = 1000
     unrefined_max_lines: int = 500
+    # Say where the line cut fell, in a last line (ours); off: the cut is silent, as AgentOccam's (obs_opt.py:370).
+    cut_marker: bool = True
+    # Table rows: "plain" (ours: `| Order # | Total |`) or "original" (AgentOccam prints a row node, its role then
+    # the quoted row: `row '| Order # | Total |'`; `--harness agentoccam`).
+    table_rows: str = "plain"
     # And at most this many approximate tokens (ours, e.g. 12000 so a huge page cannot overflow a small
     # context; 0: none, as AgentOccam).
     observation_token_budget: int = 0
@@ -650,6 +657,18 @@ class AgentOccamSettings:
     stop_answer: str = "original"
     # Past steps whose page is shown as the elements the model highlighted (older ones by description).
     history_observation_steps: int = 3
+    # How OBSERVATION HIGHLIGHT is read: "any" (ours: every number in it, `[12], [15]` too; none: the step's
+    # description) or "original" (AgentOccam.py:861: comma-separated, digits only; none: the whole page, kept when
+    # it has under 30 elements; `--harness agentoccam`).
+    highlight_ids: str = "any"
+    # Whether two pages compared between steps ("the same page") keep the ids inside names (folded options, table
+    # cells), as AgentOccam's name-only trees do (AgentOccam.py:186, :454; `--harness agentoccam`); off (ours): a
+    # reload that renumbers them is the same page.
+    same_page_name_ids: bool = False
+    # What `prune` hides besides the resumed plan's sub-plans: "subtrees" (ours: each later plan at its level and
+    # its sub-plans) or "plans" (AgentOccam.py:658-665: the later plans only; their sub-plans stay listed and can
+    # be named; `--harness agentoccam`).
+    prune_hides: str = "subtrees"
     # Put the URL and the open tabs above the page (ours; AgentOccam shows the tree alone).
     show_url_and_tabs: bool = False
     # The policy's prompt: "ours" (agent/base/agentoccam/prompts/: our words, a STEP section, RESULT lines) or

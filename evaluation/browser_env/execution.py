@@ -29,6 +29,7 @@ from foundation.page_settle import SettleLimits
 from evaluation.browser_env.tabs import Tabs
 
 _OBJECT_GROUP = "videodemo-action"
+BLANK = "about:blank"
 _SELECT_ROLES = frozenset({"combobox", "listbox", "PopUpButton", "ComboBoxMenuButton"})
 
 _NEW_TAB_WAIT_S = 3.0
@@ -180,6 +181,11 @@ def _act_on_page(
         before = page.url
         move = page.go_back if kind is ActionKind.GO_BACK else page.go_forward
         response = move(wait_until="load", timeout=navigation_timeout_ms)
+        if kind is ActionKind.GO_BACK and BLANK in page.url:
+            # A blank page (where every tab starts) is never what a user goes back to: forward again, as AgentOccam's
+            # browser does (its browser_env/actions.py:1408-1411), under every preset.
+            page.go_forward(wait_until="load", timeout=navigation_timeout_ms)
+            raise ActionError("there is no previous page in this tab's history, only a blank one")
         if response is None and page.url == before:
             direction = "previous" if kind is ActionKind.GO_BACK else "next"
             raise ActionError(f"there is no {direction} page in this tab's history")

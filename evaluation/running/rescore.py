@@ -32,11 +32,14 @@ from evaluation.running.task_record import iter_records
 from evaluation.scoring.scoring_rules import record_rules, scoring_rules
 from settings import Settings
 
+REFERENCE_BLOCK = "reference_block"  # TaskEvaluation.to_dict(): scored against AgentOccam's corrected block
+
 
 def rescore_run(
     run_dir: Path, settings: Settings, tasks_path: Path | None = None, judge: Judge | None = None
 ) -> list[str]:
-    """Score every record again; returns "key: old -> new" for each task whose status changed."""
+    """Score every record again; returns "key: old -> new" for each task whose status changed (with why, when it
+    was scored against AgentOccam's corrected eval block)."""
     from tasks.loading import load_tasks
 
     run_dir = Path(run_dir)
@@ -58,6 +61,7 @@ def rescore_run(
         old_status, old_rules = record.status, record_rules(record)
         if task is not None and isinstance(evidence, dict) and ran:
             evaluation = rescore_from_evidence(task, evidence, ran, judge, quirks, rules)
+            record.drop(REFERENCE_BLOCK)  # an earlier rescore's note, gone when this one scores the task's own block
             record.set_evaluation(evaluation.to_dict())
             record.rescored_at = now()
         elif old_rules == rules.name:
@@ -65,7 +69,8 @@ def rescore_run(
         record.rules = rules.name  # a task that never reached its evaluators is counted by the new set's tally
         record.save(folder)
         if old_status != record.status:
-            changes.append(f"{record.task_key}: {old_status} -> {record.status}")
+            why = record.extra.get(REFERENCE_BLOCK)
+            changes.append(f"{record.task_key}: {old_status} -> {record.status}" + (f" ({why})" if why else ""))
     _rescored_identity(run_dir, settings)
     return changes
 

@@ -51,7 +51,8 @@ HARNESS_BLOCK = {
     ),
     "agentoccam": (
         "parser", "stop_answer", "states", "root_line", "observation_token_budget", "characters",
-        "max_invalid_reasks", "observe_after_failed_action", "prompt_source",
+        "max_invalid_reasks", "observe_after_failed_action", "prompt_source", "cut_marker", "table_rows",
+        "highlight_ids", "same_page_name_ids", "prune_hides",
     ),
     "video_context": (
         "intermediate_prompt", "intermediate_answer", "image_max_side", "frame_channel_order", "frame_format",

@@ -16,6 +16,10 @@ Whose rules judge each eval type is the rule set's scorer (`evaluation.rules`; s
 the interface, videowa_scoring.py and agentoccam_scoring.py the two sets), chosen once per
 evaluation by `scorers.scorer_for`. The intermediate score is the same under both.
 
+Under AgentOccam's rules a task whose intent and start page match a task of AgentOccam's own
+task file is scored against that task's eval block, its corrected reference (agentoccam_tasks.py);
+the evaluation then says so (`reference_block`).
+
 The evidence (answer, final URL, everything program_html read) is saved with the
 record so that `rescore_from_evidence` can judge a run again without the sites.
 """
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from evaluation.scoring.agentoccam_tasks import corrected_block, with_block
 from evaluation.scoring.errors import ConfigError
 from evaluation.scoring.intermediate import intermediate_checks
 from evaluation.scoring.judge import Judge
@@ -45,6 +50,7 @@ class TaskEvaluation:
     verdicts: list[Verdict]
     intermediate: Verdict | None = None  # factual-retention tasks only
     evidence: dict[str, Any] = field(default_factory=dict)
+    reference_block: str = ""  # set when the task was scored against AgentOccam's corrected eval block
 
     @property
     def status(self) -> str:
@@ -76,7 +82,19 @@ class TaskEvaluation:
         }
         if self.quirks:
             data["quirks"] = self.quirks
+        if self.reference_block:
+            data["reference_block"] = self.reference_block
         return data
+
+
+def _scored(task: Any, rules: ScoringRules | None) -> tuple[ScoredTask, str]:
+    """The task as scored, with AgentOccam's corrected eval block in place under its rules, and the note saying so."""
+    scored = ScoredTask.of(task)
+    if rules is None or not rules.agentoccam or not rules.corrected_blocks:
+        return scored, ""
+    config = task.config if hasattr(task, "config") else task
+    found = corrected_block(rules.corrected_blocks, config, scored.block)
+    return with_block(scored, found), found.note if found is not None else ""
 
 
 def evaluate_task(
@@ -104,7 +122,7 @@ def evaluate_task(
     `quirks`: the reference quirks on (`evaluation.reference_quirks`; evaluation/scoring/reference_quirks.py).
     `rules`: whose matching rules apply (`evaluation.rules`; evaluation/scoring/scoring_rules.py), videowa's when None.
     """
-    scored = ScoredTask.of(task)
+    scored, reference_block = _scored(task, rules)
     page = getattr(env_or_page, "page", env_or_page) if env_or_page is not None else None
     pages = LivePages(
         page, final_url, base_url or _default_base_url(), navigation_timeout_ms, program_html_wait_ms, vqa,
@@ -114,7 +132,8 @@ def evaluate_task(
     evidence: dict[str, Any] = {"answer": answer, "final_url": final_url, "intermediate_answer": intermediate_answer}
     if pages.contents is not None:
         evidence["program_html"] = pages.contents
-    return TaskEvaluation(verdicts, intermediate_verdict(scored, intermediate_answer, judge), evidence)
+    intermediate = intermediate_verdict(scored, intermediate_answer, judge)
+    return TaskEvaluation(verdicts, intermediate, evidence, reference_block)
 
 
 def _default_base_url() -> Callable[[str], str]:
@@ -157,9 +176,9 @@ def rescore_from_evidence(
     """Judge a finished task again from what was saved: string_match and url_match fully,
     program_html from the contents read then (when the entries still ask for the same pages),
     page_image_query as it was recorded (its images were not saved). `rules` as in `evaluate_task`."""
-    scored = ScoredTask.of(task)
+    scored, reference_block = _scored(task, rules)
     answer, final_url = evidence.get("answer"), evidence.get("final_url", "")
     saved = SavedEvidence(evidence, {verdict.eval_type: verdict for verdict in previous})
     verdicts = scorer_for(rules, quirks=quirks, judge=judge).verdicts_again(scored, answer, final_url, saved)
     intermediate = intermediate_verdict(scored, evidence.get("intermediate_answer"), judge)
-    return TaskEvaluation(verdicts, intermediate, evidence)
+    return TaskEvaluation(verdicts, intermediate, evidence, reference_block)

@@ -5,10 +5,11 @@
 - `agentoccam`: AgentOccam's own evaluator (amazon-science/AgentOccam c078ba6,
   evaluation_harness/evaluators.py; evaluation/scoring/agentoccam_scoring.py), which `--harness
   agentoccam` selects so that a parity run is scored as AgentOccam scored its published
-  numbers. Its task file adds "or" alternatives to some url_match tasks (WebArena's 261-264
-  and 351-355); they are read at run time from the user's copy (`evaluation.agentoccam_task_file`),
-  matched to our tasks by `eval.reference_url` (VideoWA's copy of WebArena renumbers them),
-  and never shipped here. Its tally counts a task without a result as 0
+  numbers. Its task file carries its corrected eval blocks (80 tasks fixed) and "or"
+  alternatives for some url_match tasks (WebArena's 261-264 and 351-355); it is read at run
+  time from the user's copy (`evaluation.agentoccam_task_file`; agentoccam_tasks.py): each task
+  is scored against the block of AgentOccam's task with the same intent and start page (VideoWA's
+  copy of WebArena renumbers them); nothing of it ships here. Its tally counts a task without a result as 0
   (AgentOccam/plot.py:134-140; an evaluator that raises scores 0, AgentOccam/env.py:124-129):
   `counted_status` gives that.
 
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from evaluation.scoring.agentoccam_tasks import SETTING, CorrectedBlock, MatchKey, read_task_file
 from foundation.errors import UserError
 from foundation.records.eval_block import EvalBlock
 from foundation.records.task_record import TaskRecord
@@ -31,8 +33,7 @@ RULE_SETS = {
     VIDEOWA: "VisualWebArena's / VideoWA's evaluators (../shared/EVALUATORS.md)",
     AGENTOCCAM: "AgentOccam's evaluator (evaluation_harness/evaluators.py at c078ba6)",
 }
-NO_TASK_FILE = "none"  # evaluation.agentoccam_task_file: score url_match without AgentOccam's alternatives
-SETTING = "evaluation.agentoccam_task_file"
+NO_TASK_FILE = "none"  # evaluation.agentoccam_task_file: score the tasks' own blocks, without AgentOccam's file
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class ScoringRules:
     # the file read, "none" when the user chose none, "" when no file was needed (no url_match task).
     url_alternatives: dict[str, list[str]] = field(default_factory=dict)
     alternatives_from: str = ""
+    # (intent, start page) -> AgentOccam's eval block for that task (agentoccam only; agentoccam_tasks.py).
+    corrected_blocks: dict[MatchKey, CorrectedBlock] = field(default_factory=dict)
 
     @property
     def agentoccam(self) -> bool:
@@ -56,52 +59,31 @@ def rule_set_name(name: str) -> str:
 
 
 def scoring_rules(settings: Any, tasks: Iterable[Any]) -> ScoringRules:
-    """The rule set the settings name, with AgentOccam's alternatives read when a task to score uses url_match.
+    """The rule set the settings name, with AgentOccam's task file read when there are tasks to score under it.
 
     UserError, one line, when `evaluation.agentoccam_task_file` is needed and unset, missing or unreadable."""
     name = rule_set_name(settings.evaluation.rules)
     if name != AGENTOCCAM:
         return ScoringRules(name)
     source = settings.evaluation.agentoccam_task_file.strip()
-    url_tasks = [task for task in tasks if "url_match" in (getattr(task, "eval_types", None) or [])]
+    tasks = list(tasks)
     if source == NO_TASK_FILE:
         return ScoringRules(name, {}, NO_TASK_FILE)
-    if not url_tasks and not source:
+    if not tasks and not source:
         return ScoringRules(name)
     if not source:
         raise UserError(
-            f"evaluation.rules is agentoccam and {len(url_tasks)} task(s) use url_match, whose 'or' alternatives "
-            f"AgentOccam keeps in its task file: --set {SETTING}=<your AgentOccam checkout>/config_files/test.raw.json "
-            f"(or ={NO_TASK_FILE} to score without them)"
+            f"evaluation.rules is agentoccam, and AgentOccam scores the {len(tasks)} task(s) against its own task file "
+            f"(its corrected eval blocks, its url_match 'or' alternatives): --set {SETTING}=<your AgentOccam "
+            f"checkout>/config_files/test.raw.json (or ={NO_TASK_FILE} to score the tasks' own blocks)"
         )
-    return ScoringRules(name, read_url_alternatives(Path(source), settings), source)
+    found = read_task_file(Path(source), settings)
+    return ScoringRules(name, found.url_alternatives, source, found.blocks)
 
 
 def read_url_alternatives(path: Path, settings: Any) -> dict[str, list[str]]:
-    """reference_url -> the reference URLs of its "or" list, from every task of AgentOccam's task file that has one
-    (placeholders filled as ours are, so the URLs compare with our configs')."""
-    from tasks.loading import load_task_set
-
-    if not path.exists():
-        raise UserError(
-            f"{SETTING} names {path}, which does not exist; point it at AgentOccam's config_files/test.raw.json"
-        )
-    task_set = load_task_set(path, settings=settings)
-    if task_set.file_problems:
-        raise UserError(f"{SETTING}: {task_set.file_problems[0]}")
-    found: dict[str, list[str]] = {}
-    for task in task_set.tasks:
-        block = task.eval_block
-        if block is None or not isinstance(block.or_alternatives, list):
-            continue
-        reference = block.reference_url
-        alternatives = [item.get("reference_url") for item in block.or_alternatives if isinstance(item, dict)]
-        if not isinstance(reference, str) or not all(isinstance(url, str) for url in alternatives):
-            raise UserError(f"{SETTING}: task {task.task_id} of {path} has an 'or' list without reference_url strings")
-        if reference in found and found[reference] != alternatives:
-            raise UserError(f"{SETTING}: {path} gives two different 'or' lists for {reference}")
-        found[reference] = alternatives
-    return found
+    """reference_url -> the reference URLs of its "or" list, from every task of AgentOccam's task file that has one."""
+    return read_task_file(path, settings).url_alternatives
 
 
 def task_url_alternatives(rules: ScoringRules, block: EvalBlock | None) -> list[str] | None:

@@ -144,8 +144,10 @@ def test_the_harness_sends_the_checkout_s_prompt_in_its_actor_s_assembly(run_age
         occam("stop [$106.97]"),
     ]
     rules = [{"contains": "STAND-IN ACTOR", "reply": reply, "times": 1} for reply in replies]
+    # Scored against the task's own block: the stand-in checkout has no task file of AgentOccam's.
     run = run_agent(rules, "20", "--policy", "agentoccam", "--harness", "agentoccam",
-                    "--set", f"agentoccam.checkout={stand_in}")  # fmt: skip
+                    "--set", f"agentoccam.checkout={stand_in}",
+                    "--set", "evaluation.agentoccam_task_file=none")  # fmt: skip
     assert run.exit_code == 0, run.stdout
     assert record(run.out, 20)["steps"] == 4 and record(run.out, 20)["score"] == 1.0
     bodies = [{"messages": request.messages} for request in run.requests]

@@ -306,19 +306,35 @@ class AgentOccamAgent(ModelPolicy):
     def _carry_out(self, reading: _Reading, interaction: Interaction, planning: list[str]) -> list[str]:
         """Apply the plan command and the notes; the page actions of the step, in order ([] when none)."""
         step = interaction.step
-        if reading.plan_error:
+        # AgentOccam's reading: a plan command it cannot apply is noted on the active plan, the step stays out of
+        # the plan's history, and the rest of the ACTION still runs (AgentOccam.py:682-702); ours: the step fails.
+        as_agentoccam = self.options.parser == "original"
+        if reading.plan_error and not as_agentoccam:
             raise PlanError(reading.plan_error)
-        if reading.plan is None:
+        if reading.plan is None and not reading.plan_error:
             self.plans.record_step(step)  # plan changes are not steps of a plan
         actions = list(reading.page)
-        if reading.plan is not None:
-            kind, plan_id, text = reading.plan
-            planning.append(reading.plan_text)
-            if kind == "branch":
-                node = self.plans.branch(plan_id, text, self.last_observation.url, step)
-                interaction.done_here.append(f"plan [{node.plan_id}] started")
-            else:  # the browser goes back to the plan's page; nothing else of the ACTION touches it
-                actions = [f"goto [{self.plans.prune(plan_id, text).url}]"]
+        try:
+            if reading.plan_error:
+                raise PlanError(reading.plan_error)
+            if reading.plan is not None:
+                kind, plan_id, text = reading.plan
+                if kind == "branch":
+                    node = self.plans.branch(plan_id, text, self.last_observation.url, step)
+                    interaction.done_here.append(f"plan [{node.plan_id}] started")
+                else:
+                    url = self.plans.prune(plan_id, text).url
+                    # The browser goes back to the plan's page, and nothing else of the ACTION touches it, but
+                    # for AgentOccam's go_home, which it applies after the prune (AgentOccam.py:1002-1013).
+                    if not (as_agentoccam and "go_home" in actions):
+                        actions = [f"goto [{url}]"]
+                planning.append(reading.plan_text)
+        except PlanError as exc:
+            if not as_agentoccam:
+                raise
+            action = " ".join(interaction.command.split())[:200]
+            self.plans.flag(render("invalid_plan_note", action=action, reason=str(exc)))
+            interaction.done_here.append(f"plan command not applied: {exc}")
         for note in reading.notes:
             self.plans.note(note, step)
             self.last_note = note
@@ -359,7 +375,7 @@ class AgentOccamAgent(ModelPolicy):
         options = self.options
         budget = options.observation_token_budget or None
         if not options.refine:
-            return unrefined_page(observation.tree_text, options.unrefined_max_lines, budget)
+            return unrefined_page(observation.tree_text, options.unrefined_max_lines, budget, options.cut_marker)
         return refine_tree(
             observation.tree_text,
             options.observation_max_lines,
@@ -368,6 +384,9 @@ class AgentOccamAgent(ModelPolicy):
             options.root_line,
             options.states,
             options.characters,
+            table_rows=options.table_rows,
+            cut_marker=options.cut_marker,
+            name_ids_in_plain=options.same_page_name_ids,
         )
 
     def messages(
@@ -505,9 +524,10 @@ class AgentOccamAgent(ModelPolicy):
     def _new_plans(self, url: str) -> PlanTree:
         prompt = self.original_prompt
         if prompt is None:
-            return PlanTree(self.task.intent, url)
+            return PlanTree(self.task.intent, url, prune_hides=self.options.prune_hides)
         # Its root plan wraps the objective; a note keeps its step counted from 0 (AgentOccam.py:1330, :843).
-        return PlanTree(prompt.root_plan(self.task.intent), url, lambda step, text: prompt.note_record(step - 1, text))
+        record = lambda step, text: prompt.note_record(step - 1, text)  # noqa: E731
+        return PlanTree(prompt.root_plan(self.task.intent), url, record, self.options.prune_hides)
 
     def _plans_text(self) -> str:
         return self.plans.text() if self.original_prompt is None else self.original_prompt.plans(self.plans)
@@ -537,14 +557,15 @@ class AgentOccamAgent(ModelPolicy):
     # ---- helpers ----
 
     def _remember(self, sections: dict[str, str]) -> Interaction:
-        ids = re.findall(r"\d+", sections.get("OBSERVATION HIGHLIGHT", ""))
+        ids = highlighted_ids(sections.get("OBSERVATION HIGHLIGHT", ""), self.options.highlight_ids)
+        whole_page = self.options.highlight_ids == "original"  # no ids: AgentOccam hides nothing
         interaction = Interaction(
             step=len(self.interactions) + 1,
             plan=self._plan_line(),
             description=sections.get("OBSERVATION DESCRIPTION", ""),
             reason=sections.get("REASON", ""),
             command=sections.get("ACTION", ""),
-            highlight=self.page.highlight(ids) if self.page is not None else None,
+            highlight=self.page.highlight(ids, whole_page) if self.page is not None else None,
             page=self.page.plain if self.page is not None else "",
         )
         self.interactions.append(interaction)
@@ -655,7 +676,18 @@ _CHOICES = {
     "characters": ("original", "readable"),
     "prompt_source": ("ours", "original"),
     "reask_note": ("end", "system"),
+    "table_rows": ("plain", "original"),
+    "highlight_ids": ("any", "original"),
+    "prune_hides": ("subtrees", "plans"),
 }
+
+
+def highlighted_ids(text: str, style: str) -> list[str]:
+    """The element ids of an OBSERVATION HIGHLIGHT: "any" takes every number (`[12], [15]` too); "original" reads
+    it as AgentOccam does (AgentOccam.py:861): split at commas, each part kept only when it is all digits."""
+    if style == "original":
+        return [str(int(part.strip())) for part in text.split(",") if part.strip().isdigit() and part.strip().isascii()]
+    return re.findall(r"\d+", text)
 
 
 def original_prompt(options: AgentOccamSettings) -> OriginalPrompt:

@@ -6,7 +6,9 @@ since plan `id` was made, as AgentOccam does: its sub-plans and the plans after 
 level are hidden, it becomes active again with its notes cleared, its steps now the step
 that made it and those of its sub-plans (so their lessons stay in the history), the
 reason is kept, and the browser returns to the page the plan was made on. Notes
-(`note [text]`) attach to the active plan.
+(`note [text]`) attach to the active plan. `prune_hides="plans"` hides the later plans
+only, as AgentOccam's code does (AgentOccam.py:658-665): their sub-plans stay listed and
+can be named.
 """
 
 from __future__ import annotations
@@ -44,11 +46,18 @@ def our_note_record(step: int, text: str) -> str:
 
 
 class PlanTree:
-    def __init__(self, objective: str, url: str, note_record: Callable[[int, str], str] = our_note_record) -> None:
+    def __init__(
+        self,
+        objective: str,
+        url: str,
+        note_record: Callable[[int, str], str] = our_note_record,
+        prune_hides: str = "subtrees",
+    ) -> None:
         self.root = PlanNode(0, objective, 0, url, 1)  # made with the first step, as in AgentOccam
         self.active = self.root
         self._next_id = 1
         self.note_record = note_record  # how a note is kept: (the step, the text) -> its line
+        self.prune_hides = prune_hides  # "subtrees" (ours) or "plans" (AgentOccam's: later plans, not their sub-plans)
 
     def find(self, plan_id: int) -> PlanNode:
         for node in self.root.walk():
@@ -69,7 +78,7 @@ class PlanTree:
         if node.parent is not None:  # the plans made after it at its level are abandoned too
             later = node.parent.children[node.parent.children.index(node) + 1 :]
             for sibling in later:
-                for hidden in sibling.walk():
+                for hidden in sibling.walk() if self.prune_hides == "subtrees" else [sibling]:
                     hidden.visible = False
         steps = [node.step]
         for descendant in list(node.walk())[1:]:
@@ -83,6 +92,10 @@ class PlanTree:
 
     def note(self, text: str, step: int) -> None:
         self.active.notes.append(self.note_record(step, text))
+
+    def flag(self, text: str) -> None:
+        """A note of the policy's own on the active plan (no step), as AgentOccam notes a bad plan command."""
+        self.active.notes.append(text)
 
     def record_step(self, step: int) -> None:
         self.active.steps.append(step)

@@ -15,14 +15,16 @@ AgentOccam's pruning does (its `obs_opt.prune_tree`), in our code:
   the combobox itself then shows no id: one chooses by clicking an option's id;
 - merges a description list's terms with their details (`term 'Size: M; L'`);
 - renders tables as markdown rows (`| Name | Price |`) with each cell's links kept as
-  `link [id] 'name'`, and a lone heading that only wraps a same-named link as the link;
+  `link [id] 'name'` (`table_rows="original"`: each row line keeps its role, `row '| Name | Price |'`,
+  as AgentOccam prints its row nodes), and a lone heading that only wraps a same-named link as the link;
 - shows ids on every role but AgentOccam's non-interactive ones (texts, headings,
   lists, tables and their parts, landmarks `main`/`contentinfo`, description lists);
 - heads the tree with the root line `RootWebArea 'page title'` (`root_line`, as AgentOccam);
 - shows states as AgentOccam does (`states="original"`: every state the environment's
   WebArena-style tree reports, false ones too, `[required: False]`, no field value) or ours
   (`"compact"`: the environment's own short list, with a field's value);
-- keeps the first `max_lines` lines (AgentOccam: 1,000) within `token_budget` tokens;
+- keeps the first `max_lines` lines (AgentOccam: 1,000, silently; ours: a marker line says how many more,
+  `cut_marker`) within `token_budget` tokens;
 - cleans names (`characters`): "readable" (ours) drops icon glyphs and private-use characters only,
   "original" keeps only what AgentOccam's cleaner keeps (letters, digits, spaces, a little punctuation),
   so a price loses its currency sign.
@@ -30,7 +32,8 @@ AgentOccam's pruning does (its `obs_opt.prune_tree`), in our code:
     page = refine_tree(observation.tree_text, max_lines=1000, token_budget=12000)
     page.text          # what the prompt shows
     page.ids           # ids the model can act on (folded options included)
-    page.plain         # the page without ids: two pages are "the same" when this is
+    page.plain         # the page without ids: two pages are "the same" when this is (`name_ids_in_plain`:
+                       # the ids inside names kept, as AgentOccam compares its name-only trees)
     page.highlight(ids)  # a past step's highlighted elements with their context, no ids
 """
 
@@ -100,10 +103,15 @@ class RefinedPage:
     plain: str = ""  # the refined tree without ids: what "the page did not change" compares
     roots: list[_Node] = field(default_factory=list, repr=False)
     root_line: bool = False  # the root line `RootWebArea 'title'` is shown
+    row_role: bool = False  # table rows shown as `row '| a | b |'` (AgentOccam's)
 
-    def highlight(self, ids: list[str]) -> str | None:
+    def highlight(self, ids: list[str], whole_page_when_none: bool = False) -> str | None:
         """The highlighted elements with their ancestors, descendants and named siblings, without ids
-        (as AgentOccam keeps a past page); None when nothing is found or the excerpt is too big."""
+        (as AgentOccam keeps a past page); None when nothing is found or the excerpt is too big.
+        `whole_page_when_none`: no ids at all leave the whole page, as AgentOccam hides nothing then
+        (AgentOccam.py:861-874), so a page of under 30 elements is kept whole."""
+        if not ids and whole_page_when_none:
+            return self._excerpt({id(n) for root in self.roots for n in _walk(root) if n.kept})
         chosen: set[int] = set()
         for node_id in ids:
             node = self._find(node_id)
@@ -116,11 +124,14 @@ class RefinedPage:
                 ancestor = ancestor.parent
             if node.parent is not None:
                 chosen.update(id(s) for s in node.parent.children if s.kept and s.name)
+        return self._excerpt(chosen)
+
+    def _excerpt(self, chosen: set[int]) -> str | None:
         if not chosen or len(chosen) >= HIGHLIGHT_MAX_NODES:
             return None
         lines: list[str] = []
         for root in self.roots:
-            _render(root, 0, lines, {}, with_ids=False, only=chosen, root_line=self.root_line)
+            _render(root, 0, lines, {}, with_ids=False, only=chosen, root_line=self.root_line, row_role=self.row_role)
         return "\n".join(lines) or None
 
     def _find(self, node_id: str) -> _Node | None:
@@ -139,38 +150,51 @@ def refine_tree(
     root_line: bool = True,
     states: str = "original",
     characters: str = "readable",
+    *,
+    table_rows: str = "plain",
+    cut_marker: bool = True,
+    name_ids_in_plain: bool = False,
 ) -> RefinedPage:
+    """`table_rows`: "plain" (ours, `| a | b |`) or "original" (`row '| a | b |'`); `cut_marker`: a line saying
+    how many lines the cut left out (ours; AgentOccam cuts silently); `name_ids_in_plain`: the page compared
+    between steps keeps the ids inside names (folded options, table cells), as AgentOccam's comparison does."""
+    row_role = table_rows == "original"
     roots = _parse(tree_text, states, characters)
     for root in roots:
         _refine(root, drop_identical_neighbours)
     lines: list[str] = []
     line_of: dict[str, str] = {}
     for root in roots:
-        _render(root, 0, lines, line_of, root_line=root_line)
+        _render(root, 0, lines, line_of, root_line=root_line, row_role=row_role)
     plain: list[str] = []
     for root in roots:
-        _render(root, 0, plain, {}, with_ids=False, root_line=root_line)
-    text, cut = _cut(lines, max_lines, token_budget)
+        _render(root, 0, plain, {}, with_ids=False, root_line=root_line, row_role=row_role)
+    text, cut = _cut(lines, max_lines, token_budget, cut_marker)
     shown = {i: line for i, line in line_of.items() if f"[{i}]" in text}
-    # Ids inside names (folded options, table cells) go too: a reload renumbers them, the page is the same.
-    return RefinedPage(
-        text, set(shown), shown, cut, re.sub(r" ?\[\d+\]", "", "\n".join(plain)), roots, root_line
-    )
+    compared = "\n".join(plain)
+    if not name_ids_in_plain:  # ours: ids inside names go too: a reload renumbers them, the page is the same
+        compared = re.sub(r" ?\[\d+\]", "", compared)
+    return RefinedPage(text, set(shown), shown, cut, compared, roots, root_line, row_role)
 
 
-def unrefined_page(tree_text: str, max_lines: int = 500, token_budget: int | None = None) -> RefinedPage:
+def unrefined_page(
+    tree_text: str, max_lines: int = 500, token_budget: int | None = None, cut_marker: bool = True
+) -> RefinedPage:
     """The environment's tree as it is, cut at `max_lines` (AgentOccam without pruning: 500 rows)."""
     lines = [line for line in tree_text.splitlines() if line.strip()]
-    text, cut = _cut(lines, max_lines, token_budget)
+    text, cut = _cut(lines, max_lines, token_budget, cut_marker)
     line_of = {m[1]: m[0].strip() for m in re.finditer(r"^\s*\[(\d+)\] .*$", text, re.M)}
     plain = re.sub(r"^(\s*)\[\d+\] ", r"\1", tree_text, flags=re.M)
     return RefinedPage(text, set(line_of), line_of, cut, plain)
 
 
-def _cut(lines: list[str], max_lines: int, token_budget: int | None) -> tuple[str, bool]:
+def _cut(lines: list[str], max_lines: int, token_budget: int | None, marker: bool = True) -> tuple[str, bool]:
+    """The first `max_lines` lines (AgentOccam's obs_opt.py:370 and env.py:68-69 keep them silently; ours adds a
+    marker line), then the token budget."""
     cut = len(lines) > max_lines
     if cut:
-        lines = lines[:max_lines] + [f"[... {len(lines) - max_lines} more lines past the {max_lines}-line limit ...]"]
+        more = [f"[... {len(lines) - max_lines} more lines past the {max_lines}-line limit ...]"] if marker else []
+        lines = lines[:max_lines] + more
     text, over_budget = truncate_to_budget("\n".join(lines), token_budget)
     return text, cut or over_budget
 
@@ -402,14 +426,17 @@ def _render(
     with_ids: bool = True,
     only: set[int] | None = None,
     root_line: bool = False,
+    row_role: bool = False,
 ) -> None:
     """Append the node's lines; `only`: the ids (Python's) of the nodes to show, their order kept;
-    `root_line`: the root `RootWebArea` has a line of its own, its children one level in."""
+    `root_line`: the root `RootWebArea` has a line of its own, its children one level in; `row_role`: a table
+    row is printed as AgentOccam prints its row nodes, the role then the quoted row (obs_opt.py:192-194, :326-330)."""
     if not node.kept:
         return
     shown = only is None or id(node) in only
     if shown and node.role == "row" and node.name.startswith("|"):
-        lines.extend("\t" * depth + line for line in node.name.split("\n"))
+        rows = node.name.split("\n")
+        lines.extend("\t" * depth + (f"row {row!r}" if row_role else row) for row in rows)
         for cell_line in re.findall(r"(\w+) \[(\d+)\] ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")", node.name):
             line_of[cell_line[1]] = f"{cell_line[0]} [{cell_line[1]}] {cell_line[2]}"
         line_of.setdefault(node.node_id, node.name.split("\n")[0])
@@ -423,4 +450,4 @@ def _render(
         for option_id, option_line in node.folded:
             line_of[option_id] = option_line
     for child in node.children:
-        _render(child, depth if skip_self else depth + 1, lines, line_of, with_ids, only, root_line)
+        _render(child, depth if skip_self else depth + 1, lines, line_of, with_ids, only, root_line, row_role)

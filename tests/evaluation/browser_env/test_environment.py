@@ -111,6 +111,16 @@ def test_goto_back_and_forward(make_env, controls, pages_url) -> None:
     assert not failed.ok and "no next page" in failed.error
 
 
+def test_going_back_to_the_blank_page_a_tab_starts_on_goes_forward_again(make_env, controls) -> None:
+    """AgentOccam's browser (browser_env/actions.py:1408-1411) goes forward when go_back lands on about:blank;
+    here under every preset, the step saying there was no page to go back to."""
+    env = make_env()
+    env.reset(controls)  # the tab's history: about:blank, then the start page
+    back = env.step("go_back")
+    assert back.observation.url == controls.start_url and has_line(back.observation, "heading", "Control panel")
+    assert not back.ok and "no previous page" in back.error
+
+
 def test_tabs_open_focus_and_close(make_env, controls, pages_url) -> None:
     env = make_env()
     env.reset(controls)

@@ -123,7 +123,7 @@ def test_the_or_alternatives_of_its_task_file_count_matched_by_reference_url(tmp
     reached = f"{shop}/electronics.html?cat=60&product_list_order=name"
 
     settings.evaluation.rules = "agentoccam"
-    with pytest.raises(UserError, match="1 task.s. use url_match.*evaluation.agentoccam_task_file=.*test.raw.json"):
+    with pytest.raises(UserError, match="the 1 task.s. against its own task file.*task_file=.*test.raw.json"):
         scoring_rules(settings, ours)
     settings.evaluation.agentoccam_task_file = str(tmp_path / "missing.json")
     with pytest.raises(UserError, match="missing.json, which does not exist"):
@@ -174,3 +174,32 @@ def test_its_tally_counts_every_task_without_a_score_as_a_failure() -> None:
 def test_an_unknown_rule_set_is_one_line() -> None:
     with pytest.raises(UserError, match="evaluation.rules is 'webarena'; use one of videowa, agentoccam"):
         rule_set_name("webarena")
+
+
+# ---- AgentOccam's corrected eval blocks (its task file; agentoccam_tasks.py) ------------------------
+
+
+def test_a_task_is_scored_against_agentoccam_s_block_of_the_same_intent_and_start_page(tmp_path) -> None:
+    """A stand-in of its task file, written here: its block for the task accepts "778 m" where ours wants "748m";
+    a task with the same intent on another start page keeps its own block."""
+    settings = load_settings()
+    intent = "How long is the walk?"
+    theirs = tmp_path / "test.raw.json"
+    theirs.write_text(json.dumps([{**task({"eval_types": ["string_match"],
+                                           "reference_answers": {"must_include": ["778m |OR| 778 m"]}}, intent),
+                                   "task_id": 97, "start_url": "__SHOPPING__"}]))  # fmt: skip
+    ours_file = tmp_path / "ours.json"
+    ours_file.write_text(json.dumps([
+        {**answers(exact_match="748m"), "intent": intent, "task_id": 84, "start_url": "__SHOPPING__"},
+        {**answers(exact_match="748m"), "intent": intent, "task_id": 85, "start_url": "__SHOPPING__/other"},
+    ]))  # fmt: skip
+    ours = load_tasks(ours_file, settings=settings)
+    settings.evaluation.rules = "agentoccam"
+    settings.evaluation.agentoccam_task_file = str(theirs)
+    rules = scoring_rules(settings, ours)
+    corrected = rescore_from_evidence(ours[0], {"answer": "778 m"}, [], rules=rules)
+    assert corrected.status == "passed" and "its task 97" in corrected.to_dict()["reference_block"]
+    assert status(ours[0], OCCAM, answer="778 m") == "failed"  # `none`: the task's own block
+    assert status(ours[0], VIDEOWA, answer="778 m") == "failed"
+    other = rescore_from_evidence(ours[1], {"answer": "778 m"}, [], rules=rules)
+    assert other.status == "failed" and "reference_block" not in other.to_dict()
