@@ -16,14 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.reports.loss_run import account_run, lost_counts, lost_text
-from evaluation.reports.run_index import write_run_index
-from evaluation.reports.task_story import write_task_page
-from evaluation.scoring.reference_quirks import decided_tasks, quirk_lines
 from evaluation.reports.run_groups import counted_records, errored_reason
-from evaluation.scoring.scoring_rules import AGENTOCCAM, record_rules
+from evaluation.reports.run_index import write_run_index
+from evaluation.reports.summary_table import format_table
+from evaluation.reports.task_story import write_task_page
 from evaluation.running.run_health import health_text, run_health
 from evaluation.running.run_records import SUMMARY_FILE, TASKS_DIR
 from evaluation.running.task_record import iter_records
+from evaluation.scoring.reference_quirks import decided_tasks, quirk_lines
+from evaluation.scoring.scoring_rules import AGENTOCCAM, record_rules
 from foundation.json_files import write_json
 from foundation.records.eval_block import EVAL_TYPES
 from foundation.records.task_record import TaskRecord
@@ -161,25 +162,6 @@ def cost_table(summary: dict[str, Any]) -> str:
         lines.append([row["stage"], f"{row['calls']:.2f}", tokens_text(counted, "prompt_tokens"),
                       tokens_text(counted, "completion_tokens"), f"{row['images']:.2f}"])  # fmt: skip
     return f"policy model cost per step ({summary['steps']} steps):\n" + text_columns(lines)
-
-
-def _rate(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1%}"
-
-
-def format_table(summary: dict[str, Any]) -> str:
-    header = "group value tasks scored passed success unscorable config_err errored interm."
-    lines = [[name.replace("_", " ") for name in header.split()]]
-    for row in summary["rows"]:
-        intermediate = (
-            f"{row['intermediate_passed']}/{row['intermediate_scored']}" if row["intermediate_scored"] else "-"
-        )
-        lines.append([
-            row["group"], row["value"], str(row["tasks"]), str(row["scored"]), str(row["passed"]),
-            _rate(row["success_rate"]), str(row["unscorable"]), str(row["config_error"]), str(row["error"]),
-            intermediate,
-        ])  # fmt: skip
-    return text_columns(lines)
 
 
 def usage_tables(summary: dict[str, Any]) -> str:

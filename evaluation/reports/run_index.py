@@ -15,6 +15,7 @@ from typing import Any
 
 from evaluation.reports.page_parts import css, environment
 from evaluation.reports.stage_key import stage_key
+from evaluation.reports.summary_table import format_table
 from evaluation.reports.template_figures import template_of, template_rows
 from evaluation.running.run_records import INDEX_FILE, RUN_FILE, SUMMARY_FILE, natural_key
 from evaluation.running.task_record import iter_records
@@ -134,7 +135,6 @@ def task_table(records: list[TaskRecord]) -> tuple[list[str], list[dict[str, Any
 def write_run_index(run_dir: Path, summary: dict[str, Any] | None = None,
                     records: list[TaskRecord] | None = None) -> Path:  # fmt: skip
     """index.html of a run, from its summary and records (read from the folder when not given)."""
-    from evaluation.reports.report import format_table
     from evaluation.running.run_health import health_text
 
     run_dir = Path(run_dir)

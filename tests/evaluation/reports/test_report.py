@@ -10,13 +10,14 @@ import numpy as np
 from PIL import Image
 
 from cli.main import main
+from evaluation.browser_env.step_extras import prepare_extra
 from evaluation.reports.command import report
-from evaluation.reports.report import format_table, summarize
+from evaluation.reports.report import summarize
+from evaluation.reports.summary_table import format_table
 from evaluation.reports.task_story import write_task_page
 from evaluation.running.run_records import RUN_FILE, task_folder
 from foundation.json_files import write_json
 from foundation.records.task_record import RECORD_FILE, TaskRecord
-from evaluation.browser_env.step_extras import prepare_extra
 
 
 def record(task_id: int, status: str, *, sites=("shopping",), kind="skill", difficulty=None, verdicts=None,
