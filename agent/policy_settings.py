@@ -32,7 +32,7 @@ _MODE = ("agent.use_videos", "agent.trajectory_selection", "agent.visual", "agen
 _VIDEO_CONTEXT = (
     "video_context.frames_per_second", "video_context.max_frames", "video_context.image_max_side",
     "video_context.frame_channel_order", "video_context.frame_format", "video_context.transcript_max_chars",
-    "video_context.intermediate_answer", "video_context.intermediate_prompt",
+    "video_context.intermediate_answer", "video_context.intermediate_prompt", "video_context.reference_quirks",
 )  # fmt: skip
 
 AGENTOCCAM = (*_BASE, *_AGENTOCCAM)

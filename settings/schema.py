@@ -721,6 +721,12 @@ class VideoContextSettings:
     intermediate_prompt: str = "ours"
     # agent/prompts/jsons/video_frame_intent_understanding.json in the user's VideoWA checkout (never copied here).
     videowa_question_file: str = ""
+    # Sampling quirks of VideoWA's video_processor.py, on by name (none by default; `--harness videowa`):
+    # "fps_frame_step": a video of at most max_frames seconds keeps frames whose index % the frame rate is 0
+    #   (video_processor.py:24-34), so a non-integer rate such as 29.97 keeps frame 0 alone, an integer one a
+    #   frame a second; a longer one every ceil(frames / max_frames)-th frame. The frames policy's record and the
+    #   factual question's name the quirk with the frames it kept.
+    reference_quirks: list[str] = field(default_factory=list)
 
 
 @dataclass

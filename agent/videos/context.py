@@ -8,7 +8,9 @@ The index records each processed video's file and transcript (subtitles or speec
 recognition, processing/transcripts.py), so the baselines use the same videos the
 method does. Frames are spread evenly: one a second up to `max_frames`, then
 `max_frames` over the whole video, each shrunk to `image_max_side` (0: full size), in
-`frame_channel_order` and encoded as `frame_format`.
+`frame_channel_order` and encoded as `frame_format`. With `video_context.reference_quirks`
+naming `fps_frame_step` (`--harness videowa`) the frames are picked as VideoWA's
+video_processor.py picks them (`videowa_frame_step`), and `quirk_notes` records what it kept.
 """
 
 from __future__ import annotations
@@ -56,6 +58,24 @@ def load_task_videos(task: Any, index: Any, settings: Settings) -> tuple[list[Ta
     return found, problems
 
 
+FPS_FRAME_STEP = "fps_frame_step"
+FRAME_QUIRKS = {FPS_FRAME_STEP: "frames whose index % the step is 0, the step the frame rate for a video of at most "
+                                "max_frames seconds (VideoWA's video_processor.py:24-34)"}
+
+
+def videowa_frame_step(frame_count: int, fps: float, max_frames: int) -> float:
+    """VideoWA's step between kept frames (video_processor.py:24-27): an integer for a video longer than
+    `max_frames` whole seconds, else the frame rate itself, a float that a non-integer rate never divides
+    (29.97: only frame 0 within 1001 s)."""
+    if frame_count // fps > max_frames:  # int // float: whole seconds, as a float, as the reference compares
+        return (frame_count + max_frames - 1) // max_frames
+    return fps
+
+
+def videowa_keeps(index: int, step: float) -> bool:
+    return index % step == 0  # float modulo, exactly as the reference tests it (video_processor.py:34)
+
+
 FRAME_FORMATS = {"jpeg": {"image_format": "JPEG", "jpeg_quality": 85}, "png": {"image_format": "PNG"}}
 CHANNEL_ORDERS = ("rgb", "bgr")
 
@@ -81,14 +101,28 @@ class VideoFrames:
             raise UserError(f"video_context.frame_channel_order is {order!r}; use 'rgb' or 'bgr'")
         if encoding not in FRAME_FORMATS:
             raise UserError(f"video_context.frame_format is {encoding!r}; use 'jpeg' or 'png'")
+        unknown = sorted(set(settings.reference_quirks) - set(FRAME_QUIRKS))
+        if unknown:
+            raise UserError(f"video_context.reference_quirks names {', '.join(map(repr, unknown))}; "
+                            f"known: {', '.join(sorted(FRAME_QUIRKS))}")  # fmt: skip
+        self.quirks = frozenset(settings.reference_quirks)
         self._frames: dict[Path, list[Frame]] = {}
+        self._notes: dict[Path, dict[str, Any]] = {}
 
     def sample(self, video: TaskVideo) -> list[Frame]:
         if video.path not in self._frames:
             self._frames[video.path] = self._decode(video.path)
         return self._frames[video.path]
 
+    def quirk_record(self, videos: list[TaskVideo]) -> dict[str, Any]:
+        """For a record: the reference quirks that chose the frames of `videos` and, per video id, what each kept
+        (quirk, rate, frame count, step, frames); {} when none did."""
+        notes = {video.video_id: self._notes[video.path] for video in videos if video.path in self._notes}
+        return {"quirks": sorted({note["quirk"] for note in notes.values()}), "frame_sampling": notes} if notes else {}
+
     def _decode(self, path: Path) -> list[Frame]:
+        if FPS_FRAME_STEP in self.quirks:
+            return self._decode_like_videowa(path)
         s = self.settings
         max_side, order, encoding = self.look
         try:
@@ -105,6 +139,38 @@ class VideoFrames:
                 frames.append((round(frame.time_s, 2), image_part(pixels, **FRAME_FORMATS[encoding])))
         except VideoError as exc:
             raise UserError(f"the frames of tutorial video {path} could not be read: {exc}") from exc
+        return frames
+
+    def _decode_like_videowa(self, path: Path) -> list[Frame]:
+        """The frames VideoWA keeps, read through OpenCV as it reads them (its rate and frame count, every frame
+        decoded in order, no cap at max_frames: an integer rate keeps up to max_frames + 1), in this look."""
+        max_side, order, encoding = self.look
+        capture = cv2.VideoCapture(str(path))
+        if not capture.isOpened():
+            raise UserError(f"the frames of tutorial video {path} could not be read: OpenCV cannot open it")
+        try:
+            fps = float(capture.get(cv2.CAP_PROP_FPS))
+            count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+            if fps <= 0:
+                raise UserError(f"the frames of tutorial video {path} could not be read: OpenCV reads no frame rate")
+            step = videowa_frame_step(count, fps, self.settings.max_frames)
+            frames: list[Frame] = []
+            index = 0
+            while capture.grab():  # grab every frame (the reference reads each); decode only those kept
+                if videowa_keeps(index, step):
+                    ok, pixels = capture.retrieve()
+                    if not ok:
+                        break
+                    pixels = _shrunk(pixels, max_side)
+                    pixels = rgb_from_bgr(pixels) if order == "rgb" else pixels
+                    frames.append((round(index / fps, 2), image_part(pixels, **FRAME_FORMATS[encoding])))
+                index += 1
+        finally:
+            capture.release()
+        if not frames:
+            raise UserError(f"the frames of tutorial video {path} could not be read: OpenCV decoded none")
+        self._notes[path] = {"quirk": FPS_FRAME_STEP, "fps": fps, "frame_count": count, "step": step,
+                             "frames": len(frames)}  # fmt: skip
         return frames
 
 

@@ -48,6 +48,7 @@ def ask_about_videos(
         "asked": "the video: its frames and transcript",
         "videos": [video.video_id for video in videos],
         "frame_times": frame_times,
+        **frames.quirk_record(videos),
         "answer": answer,
         "scripted": result.scripted,
     }

@@ -104,6 +104,7 @@ def ask_like_videowa(
         "asked": f"the video: its frames and transcript, with VideoWA's {prompt.path.name}",
         "videos": [video.video_id for video in videos],
         "frame_times": frame_times,
+        **frames.quirk_record(videos),
         "scripted": result.scripted,
     }
     return result.text, record

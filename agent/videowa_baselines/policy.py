@@ -108,6 +108,7 @@ class VideoBaselinePolicy:
             "videos": [video.video_id for video in self.videos],
             "frame_times": {video.video_id: [t for t, _ in self.frames.sample(video)] for video in self.videos},
         }
+        info.update(self.frames.quirk_record(self.videos))  # the reference's sampling quirk, when it chose them
         if self.problems:
             info["not_used"] = self.problems
         if self.summaries:

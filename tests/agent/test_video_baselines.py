@@ -77,6 +77,18 @@ def test_frames_baseline_gives_sixty_spread_frames_and_the_transcript_at_every_s
     assert info["mode"] == "frames" and len(info["frame_times"][SEARCH_VIDEO]) == 60
 
 
+def test_the_reference_sampling_quirk_is_recorded_with_the_frames_it_sent(run_baseline) -> None:
+    rules = rules_for("Coffee & Tea", POLICY, [action("stop [$13.49]")])
+    out, requests = run_baseline(rules, "1", "--policy", "frames", "--set",
+                                 "video_context.reference_quirks=[fps_frame_step]")  # fmt: skip
+    sent = _frame_times(next(r for r in requests if r.kind == "policy").text)
+    info = record(out, 1)["policy_info"]
+    note = info["frame_sampling"][SEARCH_VIDEO]
+    assert info["quirks"] == ["fps_frame_step"] and note["quirk"] == "fps_frame_step"
+    # 75 s at 4 fps is over 60 whole seconds: every 5th of its 300 frames, 60 of them, as sent.
+    assert note["step"] == 5 and note["frames"] == len(info["frame_times"][SEARCH_VIDEO]) == len(sent) == 60
+
+
 def test_summary_baseline_summarises_once_for_the_task_and_shows_it_at_every_step(run_baseline) -> None:
     rules = [{"contains": SUMMARY_REQUEST, "reply": SUMMARY}]
     rules += rules_for("Coffee & Tea", POLICY, [action("scroll [down]"), action("stop [$13.49]")])
