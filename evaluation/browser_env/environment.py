@@ -35,7 +35,14 @@ from typing import Protocol
 from playwright.sync_api import Error as PlaywrightError
 
 from foundation.errors import UserError
-from evaluation.browser_env.actions import Action, ActionKind, ActionParseError, format_action, parse_actions
+from evaluation.browser_env.actions import (
+    ELEMENT_KINDS,
+    Action,
+    ActionKind,
+    ActionParseError,
+    format_action,
+    parse_actions,
+)
 from evaluation.browser_env.auth import AuthStates, login_sites
 from foundation.browser import launch_chromium
 from evaluation.browser_env.early_stop import ANSWER_PREFIX, stop_reason
@@ -239,6 +246,9 @@ class BrowserEnv:
         self._repeats = self._repeats + 1 if canonical == self._last_action else 1
         self._last_action = canonical
         document = self.observation.document  # the page whose ids the block was written with
+        # Only the first command acts on the page the "before" screenshot shows; later ones act on pages not kept.
+        first = actions[0]
+        target_box = self.observation.target_box(first.element_id) if first.kind in ELEMENT_KINDS else None
         for action in actions:
             if action.kind is ActionKind.STOP:
                 self.answer = action.answer or ""
@@ -265,7 +275,8 @@ class BrowserEnv:
         self._actions.append(action)
         self._check_step_limits()
         timings["total_s"] = time.perf_counter() - started
-        return self._recorded(reply, action, ok, error, url_before, timings, commands if len(commands) > 1 else [])
+        several = commands if len(commands) > 1 else []
+        return self._recorded(reply, action, ok, error, url_before, timings, several, target_box)
 
     def _unparseable(self, reply: str, exc: ActionParseError) -> StepResult:
         """A step whose reply holds no action: a no-op, counted toward the early-stop rules."""
@@ -418,6 +429,7 @@ class BrowserEnv:
         url_before: str,
         timings: dict[str, float],
         commands: list[dict] | None = None,
+        target_box: list[float] | None = None,
     ) -> StepResult:
         url_after = self._safe_url()
         self.record.steps.append(
@@ -433,6 +445,7 @@ class BrowserEnv:
                 timings=timings,
                 screenshot_png=self.observation.screenshot,
                 commands=commands or [],
+                target_box=target_box,
             )
         )
         self.record.final_url = url_after

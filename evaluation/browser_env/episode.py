@@ -39,10 +39,16 @@ class StepRecord:
     # The chat calls the policy's client answered for this step: messages sent and reply
     # (evaluation/running/step_calls.py, `run.keep_model_calls`). Empty when none were made or none kept.
     model_calls: list[dict[str, Any]] = field(default_factory=list)
+    # [x, y, w, h] of the element the step's first command acted on (click, hover, type, clear), in the pixels of
+    # the screenshot before the step (the previous step's, or the start's), read before acting; None otherwise.
+    # Left out of the JSON when None, so a step without one reads as records from before it existed.
+    target_box: list[float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("screenshot_png")
+        if data["target_box"] is None:
+            data.pop("target_box")
         return data
 
     @classmethod

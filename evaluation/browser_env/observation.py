@@ -99,12 +99,30 @@ class Observation:
             raise ValueError("this observation was taken without a screenshot")
         return np.asarray(Image.open(io.BytesIO(self.screenshot)).convert("RGB"))
 
+    def target_box(self, element_id: str | None) -> list[float] | None:
+        """[x, y, w, h] of element `element_id` in this observation's screenshot pixels (its viewport pixels
+        without a screenshot), from the box the tree already read: no extra browser call, and the same
+        coordinates as the screenshot taken with it. None for an unknown id or an element with no box."""
+        node = self.nodes.get(element_id or "")
+        if node is None or node.rect is None or node.rect[2] <= 0 or node.rect[3] <= 0:
+            return None
+        x, y, w, h = node.rect  # document coordinates: less the scroll, the viewport's
+        # Chromium shoots at the device scale factor: scale by the image's width over the viewport's.
+        shot_width = _png_width(self.screenshot) if self.screenshot else 0
+        scale = shot_width / self.viewport[0] if shot_width and self.viewport[0] else 1.0
+        return [round(value * scale, 1) for value in (x - self.scroll[0], y - self.scroll[1], w, h)]
+
     @property
     def tree_text(self) -> str:
         """The text without the tab header."""
         if not self.tab_header:
             return self.text
         return self.text.split("\n\n", 1)[1] if "\n\n" in self.text else ""
+
+
+def _png_width(png: bytes) -> int:
+    """A PNG's width from its header (bytes 16-19 of the IHDR chunk), without decoding the image."""
+    return int.from_bytes(png[16:20], "big") if png[:8] == b"\x89PNG\r\n\x1a\n" else 0
 
 
 def count_tokens(text: str) -> int:

@@ -2,12 +2,14 @@
 mark in place of a bare "ok" when the step changed nothing or grounded on a tie.
 
 The element behind an id is the one the reference tracker reads (evaluation/running/episode_acts.py: the replay's
-grounding, the scripted policy's target, the observation's `[id] role 'name'` lines). No step record holds the
-element's bounding box, so the screenshots cannot outline it; the header names it instead.
+grounding, the scripted policy's target, the observation's `[id] role 'name'` lines). A step recorded with the
+element's box (`target_box`, evaluation/browser_env/episode.py) has it outlined on the screenshot before the step;
+older records have none, and only the header names the element.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from evaluation.running.episode_acts import episode_acts
@@ -57,3 +59,32 @@ def grounding_tie(step: dict[str, Any]) -> str:
     rivals = [other for other in grounded.get("next_best") or []
               if isinstance(other, dict) and float(other.get("similarity") or 0) >= top - TIE_MARGIN]  # fmt: skip
     return f"tie: {len(rivals) + 1} at similarity {top:g}" if rivals else ""
+
+
+NO_BOX = "no element box recorded to outline"
+
+
+def target_outline(step: dict[str, Any], screenshot: Path | None) -> dict[str, str]:
+    """How the step's `target_box` sits on the screenshot before it: {"style": CSS left/top/width/height in
+    percent of the image, clipped to it} (percentages, so the outline scales with the image at any width), or
+    {"note": why there is no outline}, shown after the element the header names."""
+    box = step.get("target_box")
+    if not box:
+        return {"note": NO_BOX}
+    if screenshot is None:
+        return {"note": "no screenshot to outline its box on"}
+    try:
+        from PIL import Image
+
+        with Image.open(screenshot) as image:  # reads the header only
+            width, height = image.size
+    except OSError:
+        return {"note": "the screenshot could not be read to outline its box"}
+    x, y, w, h = (float(value) for value in box)
+    left, top = max(x, 0.0), max(y, 0.0)
+    right, bottom = min(x + w, float(width)), min(y + h, float(height))
+    if right <= left or bottom <= top:
+        return {"note": "its box lies outside this screenshot (it was scrolled into view to act on)"}
+    parts = zip(("left", "top", "width", "height"), (left / width, top / height, (right - left) / width,
+                                                     (bottom - top) / height))  # fmt: skip
+    return {"style": ";".join(f"{name}:{100 * share:.3f}%" for name, share in parts)}

@@ -26,7 +26,7 @@ from evaluation.reports.page_parts import (
 )
 from evaluation.reports.expected_read import expected_and_read
 from evaluation.reports.run_comparison import run_label
-from evaluation.reports.step_marks import named_actions, step_mark
+from evaluation.reports.step_marks import named_actions, step_mark, target_outline
 from evaluation.running.run_records import TASK_PAGE
 from foundation.json_files import read_json
 from foundation.records.demonstration import DemonstrationShown
@@ -113,6 +113,7 @@ def story_steps(task_dir: Path, episode: dict[str, Any], page_folder: Path) -> l
             "action_text": step.get("action_text", ""), "url_before": step.get("url_before", ""),
             "url_after": step.get("url_after", ""), "commands": step.get("commands") or [],
             "before": page_link(task_dir / screen_before, page_folder) if screen_before else None,
+            "outline": target_outline(step, task_dir / screen_before if screen_before else None),
             "after": page_link(task_dir / shot, page_folder) if shot else None,
             "observation": observation,
             "calls": calls,

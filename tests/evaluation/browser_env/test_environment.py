@@ -296,3 +296,22 @@ def test_geolocation_of_the_task_config_is_what_the_page_reads(make_env, pages_u
              (p) => resolve([p.coords.latitude, p.coords.longitude]), (e) => reject(e.message)))"""
     )
     assert where == pytest.approx([40.4443, -79.9436])
+
+
+def test_an_element_action_records_the_box_of_its_element_in_the_screenshot_before(make_env, controls) -> None:
+    """The box is in the pixels of the screenshot before the step: on a scrolled page, less the scroll (the help
+    link stays fixed at the viewport's bottom right as the page scrolls)."""
+    env = make_env()
+    env.reset(controls)
+    before = env.step("scroll [down]").observation
+    link = find_id(before, "link", "Need help?")
+    viewport_box = env.page.locator("[data-key=link-help]").bounding_box()  # viewport pixels, as shot
+    centre = (viewport_box["x"] + viewport_box["width"] / 2, viewport_box["y"] + viewport_box["height"] / 2)
+    env.step(f"hover [{link}]")
+    env.step("scroll [down]")
+
+    hovered, scrolled = env.record.steps[1:]
+    x, y, w, h = hovered.target_box
+    assert before.scroll[1] > 0 and x < centre[0] < x + w and y < centre[1] < y + h
+    assert scrolled.target_box is None and "target_box" not in scrolled.to_dict()  # old records read the same
+    assert type(hovered).from_dict(hovered.to_dict()).target_box == hovered.target_box

@@ -1,6 +1,7 @@
 """Reports read at a glance, in Chromium at 1,280 px: the style sheet applies as written, wide tables and the
 demonstration strip scroll inside their column (every column and frame reachable), the run index opens with its
-result and its paired reports, and a step's header names its element and says when it changed nothing.
+result and its paired reports, a step's header names its element and says when it changed nothing, and the element's
+recorded box is outlined on the screenshot before the step.
 
 Pages are built from two small run folders (records and episodes written here), not from real runs."""
 
@@ -20,6 +21,7 @@ from tests.evaluation.reports.test_task_page import _task
 WIDTH = 1280
 FRAMES = 9
 UPVOTES = "[80] button 'Upvote'\n[81] button 'Upvote'\n[82] button 'Upvote'\n[83] button 'Upvote'"
+TARGET_BOX = [40.0, 50.0, 80.0, 20.0]  # step 1's element on step_000.png (320 x 200 pixels)
 
 
 def _manifest(folder: Path, policy: str, use_videos: bool) -> None:
@@ -33,7 +35,7 @@ def _manifest(folder: Path, policy: str, use_videos: bool) -> None:
 
 def _glance_episode(folder: Path) -> None:
     """set:1's episode made to show what the page must flag: a 9-frame demonstration, a step on the page it left
-    (nothing changed), and a grounding on one of four equal "Upvote" buttons."""
+    (nothing changed), and a grounding on one of four equal "Upvote" buttons, with its box (step 2 has none)."""
     import json
 
     episode = json.loads((folder / "episode.json").read_text())
@@ -45,7 +47,7 @@ def _glance_episode(folder: Path) -> None:
         Image.new("RGB", (160, 100), "gray").save(folder / f"frame_{n}.png")
     first["extra"]["demonstrated"] = {"step": FRAMES, "action": f"click 'Item {FRAMES}'"}
     episode["start_observation_text"] = UPVOTES
-    first.update(action_text="click [80]", observation_text=UPVOTES,
+    first.update(action_text="click [80]", observation_text=UPVOTES, target_box=TARGET_BOX,
                  action={"kind": "click", "element_id": "80", "raw": "click [80]"})  # fmt: skip
     first["extra"]["replayed"] = {"action": "click [80]", "grounded": {
         "looked_for": "Upvote", "node": "[80] button 'Upvote'", "similarity": 1.0, "where": "in view",
@@ -126,6 +128,21 @@ def test_a_step_header_names_its_element_and_flags_a_tie_and_a_step_that_changed
     assert current.count() == 1 and f"{FRAMES}. click 'Item {FRAMES}'" in current.inner_text()
 
 
+def test_the_acted_on_element_is_outlined_where_its_box_lies_on_the_screenshot_before(runs, browser_page):
+    failed, _, _ = runs
+    browser_page.goto((task_folder(failed, "set:1") / TASK_PAGE).as_uri())
+    first = browser_page.locator("#step-1 figure").first
+    shot, outline = first.locator("img.shot").bounding_box(), first.locator(".target-box").bounding_box()
+    scale = shot["width"] / 320  # the image is drawn at its column's width, the outline scales with it
+    assert scale > 1
+    found = [outline["x"] - shot["x"], outline["y"] - shot["y"], outline["width"], outline["height"]]
+    assert found == pytest.approx([value * scale for value in TARGET_BOX], abs=1)
+    assert "(outlined)" in first.locator("figcaption").inner_text()
+    second = browser_page.locator("#step-2 figure").first  # a record without a box reads as before
+    assert second.locator(".target-box").count() == 0
+    assert "(no element box recorded to outline)" in second.locator("figcaption").inner_text()
+
+
 def test_the_run_index_opens_with_its_result_and_its_paired_report(runs, browser_page) -> None:
     failed, _, out = runs
     browser_page.goto((failed / "index.html").as_uri())
@@ -189,3 +206,15 @@ def test_the_task_page_names_its_run_and_shows_what_the_evaluator_expected_and_r
     row = browser_page.locator("table.checked tr").nth(1).inner_text()
     assert "program_html entry 1" in row and "must_include 'Solid bass, comfy fit'" in row and "<html>xxx" in row
     assert browser_page.locator("table.checked").bounding_box()["y"] < 900  # at the top, seen without scrolling
+
+
+def test_a_box_off_the_screenshot_is_said_rather_than_drawn(tmp_path) -> None:
+    from evaluation.reports.step_marks import NO_BOX, target_outline
+
+    shot = tmp_path / "step_000.png"
+    Image.new("RGB", (320, 200)).save(shot)
+    assert target_outline({"target_box": [10, 900, 50, 20]}, shot) == {
+        "note": "its box lies outside this screenshot (it was scrolled into view to act on)"}  # fmt: skip
+    assert target_outline({"target_box": [-10, 190, 50, 20]}, shot) == {
+        "style": "left:0.000%;top:95.000%;width:12.500%;height:5.000%"}  # clipped to the image  # fmt: skip
+    assert target_outline({}, shot) == {"note": NO_BOX}
