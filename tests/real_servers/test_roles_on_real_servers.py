@@ -164,6 +164,24 @@ def test_the_judge_grades_with_a_real_model_or_says_its_reply_had_no_verdict(lla
         assert client.ledger.usage("judge").calls == 1
 
 
+def test_an_objective_is_graded_by_a_real_judge_or_its_reply_is_said_to_give_no_grade(llama_server, tmp_path):
+    """The objective judge (processing/objective_grades.py) on a real model: a grade of 0-5, or None with why."""
+    from processing.objective_grades import grade_objectives
+    from tests.processing.test_objective_grades import VIDEO, _processed, _trajectory
+
+    settings = load_settings()
+    settings.paths.cache_dir = tmp_path / "cache"
+    settings.models.judge.base_url, settings.models.judge.model = llama_server.base_url, llama_server.model
+    settings.models.judge.max_tokens = REPLY_TOKENS
+    processed = _processed(tmp_path / "processed", [_trajectory("Search the shop for headphones", 10.0)])
+    with ModelClient(settings) as client:
+        report = grade_objectives(settings, client, [VIDEO], processed)
+    assert report is not None and not report.skipped, report
+    (grade,) = report.grades
+    assert grade.grade in range(6) or (grade.grade is None and "gives no grade" in grade.reason), grade
+    assert report.lines()  # the summary names what was graded, or that no reply gave a grade
+
+
 @pytest.fixture(scope="module")
 def sandbox_tutorial(sandbox, tmp_path_factory) -> Path:
     """One sandbox tutorial recorded by the sandbox's own recorder, alone in a folder."""
