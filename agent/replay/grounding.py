@@ -23,9 +23,9 @@ import numpy as np
 
 from agent.replay.values import normalise
 from evaluation.browser_env.ax_tree import INTERACTIVE_ROLES, TreeNode
+from tasks.reference.steps import MENU_ROLES
 
 TEXT_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "textarea"})
-MENU_ROLES = frozenset({"combobox", "listbox", "PopUpButton", "ComboBoxMenuButton"})
 CLICK_ROLES = INTERACTIVE_ROLES - {"option"}
 TIE_MARGIN = 0.02  # similarities this close count as equally good
 CONTAINED_SIMILARITY = 0.85  # one name inside the other (a cut or longer label) is almost certainly it

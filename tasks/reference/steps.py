@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from foundation.errors import UserError
 from tasks.reference.targets import Target, parse_target
 
-MENU_ROLES = frozenset({"combobox", "listbox"})  # elements a value is chosen in
+# Elements a value is chosen in: Chromium names a <select> "combobox" (older versions "PopUpButton" or
+# "ComboBoxMenuButton"), a list box "listbox". The replay's grounding and the tracker read this one list.
+MENU_ROLES = frozenset({"combobox", "listbox", "PopUpButton", "ComboBoxMenuButton"})
 OPTION_ROLES = frozenset({"option", "menuitem"})  # a click on these chooses from a menu
 NOT_JUDGED = frozenset({"clear", "hover", "scroll", "wait"})  # steps that only prepare the next one
 _BRACKETS = re.compile(r"\[(.*?)\]", re.S)
