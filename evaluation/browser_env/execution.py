@@ -24,13 +24,14 @@ from playwright.sync_api import Error as PlaywrightError
 
 from evaluation.browser_env.actions import Action, ActionKind
 from evaluation.browser_env.ax_tree import TreeNode
+from evaluation.browser_env.tabs import Tabs
 from foundation.cdp import send_json
 from foundation.page_settle import SettleLimits
-from evaluation.browser_env.tabs import Tabs
+from tasks.reference.steps import MENU_ROLES
 
 _OBJECT_GROUP = "videodemo-action"
 BLANK = "about:blank"
-_SELECT_ROLES = frozenset({"combobox", "listbox", "PopUpButton", "ComboBoxMenuButton"})
+_SELECT_ROLES = MENU_ROLES  # the project's one list of menu roles (tasks/reference/steps.py)
 
 _NEW_TAB_WAIT_S = 3.0
 # True when clicking the element follows a link into another tab (target=_blank or a named window).
