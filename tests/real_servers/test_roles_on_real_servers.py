@@ -250,7 +250,8 @@ def test_process_videos_with_structured_output_on_llama_cpp_gets_valid_json_from
     settings = load_settings()
     settings.paths.cache_dir = cache
     p = settings.processing
-    labeling = render("labeling", p, title="Sort forum posts", first_frame=1, last_frame=4, frame_count=4)
+    labeling = render("labeling", p, title="Sort forum posts", first_frame=1, last_frame=4, frame_count=4,
+                      frame_width=640, frame_height=400)
     labeling += "\nFrame 1: the forum list. Frame 2: the Sort menu open. Frame 3: 'Top' chosen. Frame 4: sorted list."
     merging = render("merging", p, title="Sort forum posts", count=2, last_id=1,
                      actions='0. click "Sort" (frames 1-2)\n1. click "Sort" (frames 2-2)')  # fmt: skip
