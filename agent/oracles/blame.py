@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from foundation.records.trajectory import Trajectory
 from tasks.reference.coverage import covering
-from tasks.reference.progress import Act, ReferenceProgress
+from tasks.reference.progress import Act, follow
 from tasks.reference.steps import ReferenceStep
 
 RUNGS = ("labels", "selection", "grounding")
@@ -26,12 +26,9 @@ def first_rung(
     acts: list[Act], steps: list[ReferenceStep], intent: str, labeled: list[Trajectory], truths: list[Trajectory]
 ) -> str | None:
     """The first oracle the episode needs (`RUNGS`), or None when no oracle replaces what it lacks."""
-    progress = ReferenceProgress(steps, values_count=False)
-    start = 0
-    for index, act in enumerate(acts):
-        if progress.advance(act):
-            start = index + 1
-    stuck = progress.stuck_at
+    followed = follow(acts, steps, values_count=False)
+    start = followed.left_at
+    stuck = followed.progress.stuck_at
     if stuck is None:
         return None  # every step done: what failed is the answer or the evaluator, which no oracle replaces
     remaining = steps[steps.index(stuck):]
@@ -39,11 +36,5 @@ def first_rung(
     if not covers:
         return "labels" if covering(truths, remaining, intent, from_start=False) else None
     due = acts[max(start - 1, 0):]  # the demonstration followed when the step before was done, and those after
-    shown = {shown_trajectory(act) for act in due}
+    shown = {act.shown_trajectory for act in due}
     return "grounding" if shown & {cover.trajectory_id for cover in covers} else "selection"
-
-
-def shown_trajectory(act: Act) -> str | None:
-    """The trajectory a step's policy info says was shown (its `demonstration` record)."""
-    demonstration = act.extra.get("demonstration")
-    return demonstration.get("trajectory_id") if isinstance(demonstration, dict) else None

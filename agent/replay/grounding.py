@@ -23,11 +23,11 @@ import numpy as np
 
 from agent.replay.values import normalise
 from evaluation.browser_env.ax_tree import INTERACTIVE_ROLES, TreeNode
+from foundation.records.demonstration import TIE_MARGIN
 from tasks.reference.steps import MENU_ROLES
 
 TEXT_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "textarea"})
 CLICK_ROLES = INTERACTIVE_ROLES - {"option"}
-TIE_MARGIN = 0.02  # similarities this close count as equally good
 CONTAINED_SIMILARITY = 0.85  # one name inside the other (a cut or longer label) is almost certainly it
 SPELLING_SIMILARITY = 0.92  # names this alike letter by letter ("My Acount") are the same name misread;
 # "Subscribe" and "Subscribers" (0.90) are not

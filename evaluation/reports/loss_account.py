@@ -44,7 +44,7 @@ from evaluation.running.episode_acts import episode_acts
 from foundation.records.task_record import TaskRecord
 from tasks.reference.coverage import Cover, covering
 from tasks.reference.names import answers_agree, names_agree, normalise_name
-from tasks.reference.progress import OTHER_VALUE, Act, ReferenceProgress, does, nth_words
+from tasks.reference.progress import OTHER_VALUE, Act, does, follow, nth_words
 from tasks.reference.steps import ReferenceStep
 
 STAGES = (
@@ -85,17 +85,11 @@ def lost_at(
         return lost("unknown", f"the reference solution's step {unnamed[0].number} ({unnamed[0].text}) names its "
                     "element by id, so the episode cannot be compared with it", reference_step=unnamed[0].number)
     acts = episode_acts(episode or {})
-    progress = ReferenceProgress(steps)
-    done: dict[int, int] = {}  # reference step number -> index of the act that did it
-    start = 0
-    for index, act in enumerate(acts):
-        for step in progress.advance(act):
-            if step.judged:
-                done[step.number], start = index, index + 1
-    stuck = progress.stuck_at
+    followed = follow(acts, steps)
+    stuck = followed.progress.stuck_at
     if stuck is not None:
-        return _diverged(record, stuck, steps, acts, start, info, videos, tutorials, no_index)
-    return _completed(record, steps, [s for s in steps if s.judged], acts, done)
+        return _diverged(record, stuck, steps, acts, followed.left_at, info, videos, tutorials, no_index)
+    return _completed(record, steps, [s for s in steps if s.judged], acts, followed.done)
 
 
 # ---- the episode did every step ---------------------------------------------------------------------
@@ -177,20 +171,21 @@ def _diverged(
         return _not_covered(record, step, remaining, needed, videos or [], tutorials)
     reached: dict[str, int] = {}  # trajectory -> the furthest of its steps carried out before the window
     for act in acts[:start]:
-        if _shown(act) and _demonstrated(act):
-            reached[_shown(act)] = max(reached.get(_shown(act), 0), _demonstrated(act))  # type: ignore[arg-type]
+        tid, place = act.shown_trajectory, _demonstrated(act)
+        if tid and place:
+            reached[tid] = max(reached.get(tid, 0), place)
     by_id: dict[str, Cover] = {}
     for cover in sorted(covers, key=lambda c: c.position):  # its first place still ahead of the policy
         if cover.position + 1 > reached.get(cover.trajectory_id, 0):
             by_id.setdefault(cover.trajectory_id, cover)
-    shown = [(act, _shown(act)) for act in window]
+    shown = [(act, act.shown_trajectory) for act in window]
     foreign = next((tid for _, tid in shown if tid and tutorials.video_of(tid) is None), None)
     if foreign is not None:
         return lost("unknown", f"the episode never did {needed}; it followed {foreign}, which the index "
                     f"{tutorials.source} no longer holds (rebuilt since the run?)", trajectory_id=foreign,
                     reference_step=step.number)  # fmt: skip
     # The demonstration being followed when the step before was done, then those shown after it.
-    carrying = [(acts[start - 1], _shown(acts[start - 1]))] if start > 0 else []
+    carrying = [(acts[start - 1], acts[start - 1].shown_trajectory)] if start > 0 else []
     followed = next(((act, tid) for act, tid in carrying + shown if tid in by_id), None)
     if followed is not None:
         # Only the replay records which demonstrated step each action carried out and where it grounded.
@@ -217,7 +212,7 @@ def _other_value(step: ReferenceStep, window: list[Act]) -> dict[str, Any] | Non
         expected = step.chosen or step.value
         return lost("wrong_value", f"at step {act.step} the episode {what} {act.value!r} in {act.role} "
                     f"{act.name!r} where step {step.number} of the reference solution has {expected!r}{filled}",
-                    step=act.step, reference_step=step.number, trajectory_id=_shown(act), element=act.name,
+                    step=act.step, reference_step=step.number, trajectory_id=act.shown_trajectory, element=act.name,
                     expected=expected, given=act.value, substitutions=substitutions)  # fmt: skip
     return None
 
@@ -267,7 +262,7 @@ def _not_chosen(
     if deciding is None:
         return lost("other", f"the episode ended before {needed}", reference_step=step.number)
     decision = _decision(deciding) or {}
-    chosen = _shown(deciding) or (carried if not decision else None)
+    chosen = deciding.shown_trajectory or (carried if not decision else None)
     candidates = [c.get("trajectory_id") for c in decision.get("candidates") or [] if isinstance(c, dict)]
     offered = [tid for tid in covering if tid in candidates]
     passed = [entry for entry in (decision.get("stage1") or {}).get("passed_over") or []
@@ -303,7 +298,7 @@ def _not_grounded(
                     f"was shown from step {first.step}, but the policy's records do not say which demonstrated step "
                     "its actions followed, so whether that step failed to ground is not known", step=first.step,
                     element=cover.label, **base)  # fmt: skip
-    following = [act for act in window if _shown(act) == tid]
+    following = [act for act in window if act.shown_trajectory == tid]
     carried = [act for act in following if _demonstrated(act) == position + 1 and act.kind != "clear" and act.ok]
     if carried:
         act = carried[-1]
@@ -347,7 +342,7 @@ def _failed_step(window: list[Act], tid: str, wanted: int) -> tuple[int, int, st
             match = _CONTINUATION.search(str(continuation.get("reason") or ""))
             if match:
                 left = (act.step, int(match["n"]), match["what"])
-        if _shown(act) == tid:
+        if act.shown_trajectory == tid:
             for entry in act.extra.get("skipped") or []:
                 match = _SKIPPED.match(str(entry))
                 if match and match["what"].split(" ", 1)[0] not in _NEVER_REPLAYED:
@@ -391,11 +386,6 @@ def _shows_demonstrations(window: list[Act], info: dict[str, Any]) -> bool:
     """Whether the policy records demonstrations at all (what it showed or chose, or its mode)."""
     keys = ("demonstration", "selection", "whole_video_choice")
     return any(key in act.extra for act in window for key in keys) or "shown" in info or "mode" in info
-
-
-def _shown(act: Act) -> str | None:
-    demonstration = act.extra.get("demonstration")
-    return demonstration.get("trajectory_id") if isinstance(demonstration, dict) else None
 
 
 def _demonstrated(act: Act) -> int | None:

@@ -13,10 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.running.episode_acts import episode_acts
+from foundation.records.demonstration import TIE_MARGIN
 
-# Similarities this close count as equally good (agent/replay/grounding.py's TIE_MARGIN; the reports may not
-# import the agent, so the value is repeated here).
-TIE_MARGIN = 0.02
 _NO_PAGE_CHANGE = ("stop", "none")  # a stop ends the episode; an unreadable action did nothing on purpose
 
 

@@ -130,6 +130,11 @@ class DemonstratedStep(KeyedRecord):
     action: str = ""
 
 
+# Grounding similarities this close to the best count as equally good: the replay grounds on such a tie, and
+# the reports flag it.
+TIE_MARGIN = 0.02
+
+
 @dataclass(init=False)
 class ReplayedStep(KeyedRecord):
     """The replay: the demonstrated step as carried out on this page."""

@@ -57,6 +57,12 @@ class Act:
         return cls(step, kind, ok, element_id, role, name, known, value, nth, extra or {})
 
     @property
+    def shown_trajectory(self) -> str | None:
+        """The trajectory the step's policy info says was shown (its `demonstration` record), if any."""
+        demonstration = self.extra.get("demonstration")
+        return demonstration.get("trajectory_id") if isinstance(demonstration, dict) else None
+
+    @property
     def acting(self) -> bool:
         """Whether it could change what the task is judged on (not a scroll, hover, clear or failed step)."""
         return self.ok and self.kind in ACTING_KINDS
@@ -108,7 +114,6 @@ class ReferenceProgress:
         self.values_count = values_count
         self.position = 0
         self.target = 0  # the step the next act should do: the position, or a later step selection aimed at
-        self.done_by: dict[int, int] = {}  # step index -> the act (its index among those advanced) that did it
 
     def step(self, index: int) -> ReferenceStep | None:
         return self.steps[index] if 0 <= index < len(self.steps) else None
@@ -165,13 +170,33 @@ class ReferenceProgress:
         before = self.position
         self.position = self.position_after(act)
         self.target = self.position
-        if self.position > before:
-            self.done_by[self.position - 1] = act.step
         return self.steps[before : self.position]
 
     def record(self) -> dict[str, Any]:
         step = self.step(self.position)
         return {"position": self.position, "next": step.text if step else None, "of": len(self.steps)}
+
+
+@dataclass
+class Followed:
+    """An episode followed along a reference solution, act by act."""
+
+    progress: ReferenceProgress
+    left_at: int  # index of the first act after the one that did the last judged step (where the episode left)
+    done: dict[int, int]  # judged step number -> index of the act that did it
+
+
+def follow(acts: list[Act], steps: list[ReferenceStep], values_count: bool = True) -> Followed:
+    """Every act in turn through the tracker: how far the episode came, and which act did which step. The loss
+    account and the oracles' blame both read an episode this way, so they stop at the same step."""
+    progress = ReferenceProgress(steps, values_count)
+    done: dict[int, int] = {}
+    left_at = 0
+    for index, act in enumerate(acts):
+        for step in progress.advance(act):
+            if step.judged:
+                done[step.number], left_at = index, index + 1
+    return Followed(progress, left_at, done)
 
 
 def nth_words(step: ReferenceStep) -> str:

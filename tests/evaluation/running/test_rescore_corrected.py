@@ -6,14 +6,11 @@ test_old_run_folder.py; no site or model is needed."""
 from __future__ import annotations
 
 import json
-import shutil
 
 from cli.main import main
 from evaluation.running.task_record import iter_records
-from tests.evaluation.running.test_old_run_folder import FIXTURE
+from tests.evaluation.running.test_rescore_rules import old_run_folder
 from tests.evaluation.running.test_runner import by_id
-
-SHOP = "http://127.0.0.1:7770"
 
 # Written here in WebArena's format: task 1's street spelled out (the run answered "2145 Maple Grove Ave"), task 7's
 # fuzzy reference made an exact one (its answer "One Stop Market" still passes, with no judge to ask).
@@ -29,12 +26,7 @@ CORRECTED = [
 def test_rescore_under_agentoccam_scores_its_corrected_blocks_and_lists_the_moved_tasks(
     tmp_path, monkeypatch, capsys
 ) -> None:
-    monkeypatch.setenv("VIDEODEMO_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SHOPPING", SHOP)
-    monkeypatch.setenv("REDDIT", "http://127.0.0.1:9999")
-    shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
-    for path in tmp_path.rglob("*.json"):
-        path.write_text(path.read_text().replace("@FIXTURE@", str(tmp_path)).replace("@SHOP@", SHOP))
+    old_run_folder(tmp_path, monkeypatch)
     theirs = tmp_path / "test.raw.json"
     theirs.write_text(json.dumps(CORRECTED))
     run, copy = tmp_path / "run", tmp_path / "as-agentoccam"

@@ -13,7 +13,6 @@ from evaluation.running.run_manifest import read_identity
 from evaluation.running.task_record import iter_records
 from foundation.records.task_record import RECORD_FILE, TaskRecord
 from model_access.scripted_server import ScriptedServer
-
 from tests.evaluation.running.task_set import EXPECTED
 from tests.evaluation.running.test_old_run_folder import FIXTURE
 from tests.evaluation.running.test_runner import JUDGE_SCRIPT, by_id
@@ -26,17 +25,23 @@ UNDER_AGENTOCCAM = {1: "passed", 2: "config_error", 3: "passed", 4: "config_erro
                     6: "passed", 7: "passed", 8: "config_error"}  # fmt: skip
 
 
-def statuses(run: Path) -> dict[int, str]:
-    return {task_id: record["status"] for task_id, record in by_id(run).items()}
-
-
-def test_a_finished_run_is_rescored_under_both_rule_sets(tmp_path, monkeypatch, capsys) -> None:
+def old_run_folder(tmp_path: Path, monkeypatch) -> None:
+    """The committed old run folder copied into `tmp_path` (`run/` and its task configs), its placeholders filled,
+    with the sites' variables it names and a cache of its own."""
     monkeypatch.setenv("VIDEODEMO_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("SHOPPING", SHOP)
     monkeypatch.setenv("REDDIT", "http://127.0.0.1:9999")
     shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
     for path in tmp_path.rglob("*.json"):
         path.write_text(path.read_text().replace("@FIXTURE@", str(tmp_path)).replace("@SHOP@", SHOP))
+
+
+def statuses(run: Path) -> dict[int, str]:
+    return {task_id: record["status"] for task_id, record in by_id(run).items()}
+
+
+def test_a_finished_run_is_rescored_under_both_rule_sets(tmp_path, monkeypatch, capsys) -> None:
+    old_run_folder(tmp_path, monkeypatch)
     run, copy = tmp_path / "run", tmp_path / "as-agentoccam"
     before = statuses(run)
     assert before == {task_id: status for task_id, status in EXPECTED.items() if task_id <= 8}
@@ -82,12 +87,7 @@ def test_the_run_made_before_the_move_rescores_and_reports_as_it_did(tmp_path, m
     """Rescored under the rules it was made with (the default), the old run keeps every status, score and
     verdict, the task that never reached its evaluators keeps its record byte for byte, and the report reads
     the same."""
-    monkeypatch.setenv("VIDEODEMO_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SHOPPING", SHOP)
-    monkeypatch.setenv("REDDIT", "http://127.0.0.1:9999")
-    shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
-    for path in tmp_path.rglob("*.json"):
-        path.write_text(path.read_text().replace("@FIXTURE@", str(tmp_path)).replace("@SHOP@", SHOP))
+    old_run_folder(tmp_path, monkeypatch)
     run = tmp_path / "run"
 
     def judged(record: TaskRecord) -> tuple:
