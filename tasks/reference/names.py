@@ -12,9 +12,13 @@ the task names and the demonstrated one is a value it does not name, of the same
 `shape` (a star rating, a number, one word written as a value rather than a label such
 as a forum ("history", "DIY", not "Alphabetical"), a title of four or more words such as
 a product or a post; for a choice also a short capitalised name such as a colour or a
-size): the tutorial's value in the place where the task has its own. A task names a
-value when all its words stand in the intent, or, for a title, its first three (a
-product named short); a rating also as "5-star".
+size): the tutorial's value in the place where the task has its own. A short capitalised
+name the task names (a category such as "Shoes" or "Coffee & Tea") may stand in for a click
+too, by another name of one to three capitalised words the task does not name; a count the page writes after
+a name ("Coffee & Tea (7 items)") is not part of the value. A task names a value when all
+its words stand in the intent, or, for a title, its first three (a product named short); a
+rating also as "5-star". A title stands in for a title the task does not name but finds
+by what it asks ("the most expensive product", "the post about ...").
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ NAMED_BY_FIRST_WORDS = 3
 EXACT, STANDING_IN = 2, 1  # how a name matches (0: it does not)
 VALUE_SHAPES = frozenset({"rating", "number", "word", "title"})  # values a click may stand in for
 _PLACEHOLDER = re.compile(r"__[A-Z_]+__")
+_COUNT = re.compile(r"\s*\(\s*\d+(\s+items?)?\s*\)\s*$", re.I)  # "Coffee & Tea (7 items )": the page's count
 
 
 def normalise_name(name: str) -> str:
@@ -66,14 +71,33 @@ def names_match(demonstrated: str, reference: str, intent: str, choice: bool = F
         return 0
     if names_agree(demonstrated, reference) or SequenceMatcher(None, a, b).ratio() >= SPELLING:
         return EXACT
+    reference, demonstrated = _COUNT.sub("", reference), _COUNT.sub("", demonstrated)
     form = shape(reference)
+    named_as_value = (choice or form in VALUE_SHAPES) and form == shape(demonstrated)
+    short_names = _short_titles(reference, demonstrated)  # a category where the task has its own
+    # A title (a product, a post) the task reaches by what it asks ("the most expensive product") is its own too.
+    found_title = form == "title" and shape(demonstrated) == "title"
     standing_in = (
-        (choice or form in VALUE_SHAPES)
-        and form == shape(demonstrated)
-        and named_by_task(reference, intent)
+        (named_as_value or short_names)
+        and (named_by_task(reference, intent) or found_title)
         and not named_by_task(demonstrated, intent)
     )
     return STANDING_IN if standing_in else 0
+
+
+def _short_titles(reference: str, demonstrated: str) -> bool:
+    """Both one to three words, each capitalised or a sign ("Coffee & Tea"; not "Add to Cart"); a value written
+    as one word stands in only for another ("Shoes" or "Home Decor" for "Electronics", not "Subscribers" for
+    "DIY"). Names alone cannot tell a category from a page's own title ("My Account"): the rule accepts that."""
+
+    def short_title(words: list[str]) -> bool:
+        return 0 < len(words) < LONG_NAME_WORDS and all(word[:1].isupper() or not word[:1].isalpha() for word in words)
+
+    first, second = reference.split(), demonstrated.split()
+    if not (short_title(first) and short_title(second)):
+        return False
+    forms = {shape(reference), shape(demonstrated)}
+    return "word" not in forms or len(forms) == 1
 
 
 def named_by_task(name: str, intent: str) -> bool:

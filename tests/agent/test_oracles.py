@@ -131,6 +131,14 @@ def test_a_tutorials_value_stands_in_for_the_tasks_but_a_pages_own_label_does_no
     product = "Summitry LED Headlamp 2-Pack, Rechargeable, 1200 Lumens, Motion Sensor"
     assert names_match("Velocore Yoga Mat 6mm, Non-Slip, with Carrying Strap", product, headlamp) == STANDING_IN
     assert names_match("Add to Cart", "My Wish List", headlamp) == 0  # labels of the page never stand in
+    coffee = "What is the price of the cheapest product in the Coffee & Tea category?"
+    assert names_match("Office Furniture (7 items )", "Coffee & Tea (7 items )", coffee) == STANDING_IN  # a category
+    assert names_match("Add to Cart", "Coffee & Tea", coffee) == 0  # not every word capitalised: the page's
+    diy = "List the posts of the DIY forum with the most commented ones first."
+    assert names_match("Subscribers", "DIY", diy) == 0  # a page's one-word label is no forum
+    cheapest = "Open the page of the most expensive product in the Jewelry & Accessories category."
+    watch = "Lunelle Stainless Steel Minimalist Watch, Mesh Band, Japanese Quartz"
+    assert names_match("Fernway Hammock, Cotton Rope, Two Person", watch, cheapest) == STANDING_IN  # found by the ask
 
 
 def test_the_selection_oracle_follows_the_trajectories_covering_the_reference(oracle_settings, tmp_path) -> None:
