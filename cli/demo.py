@@ -18,6 +18,9 @@ Phases, each timed, each resumable (a second run reuses what the first made):
 not part of the default demo. Everything printed is measured by this run. These are baselines: the VLM method
 runs with `process-videos` and `videodemo run --policy video` once a model is set up.
 `--quick` does the same with one tutorial and its tasks, for tests and a first look.
+The runs play one skill task per intent template (its first instance); `--all-tasks` plays every
+instance (about three per template), which gives paired comparisons the power to see a 10-point
+difference, in run folders of their own (`-all` added).
 `--ladder` runs, after the recording and processing, the oracle ladder instead of the two runs
 (cli/ladder.py): the replay baseline, then with oracle labels, oracle selection and oracle
 grounding added one at a time, each compared with the rung below.
@@ -50,6 +53,12 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     demo.add_argument("--quick", action="store_true", help=f"only the tutorial {QUICK_TUTORIALS[0]} and its tasks")
     demo.add_argument("--workers", type=int, default=2, metavar="N", help="videos and tasks at once (default 2)")
     demo.add_argument("--fresh", action="store_true", help="run the tasks again instead of reusing finished ones")
+    demo.add_argument(
+        "--all-tasks",
+        action="store_true",
+        help="every instance of each skill template (about three per template, 135 tasks), in run folders of their "
+        "own; by default one task per template (its first instance), so the demo stays within minutes",
+    )
     demo.add_argument(
         "--ladder",
         action="store_true",

@@ -106,9 +106,9 @@ def run_replay(settings, names: list[str], label: str, selection: bool, folder: 
         tasks_path=SANDBOX_CONFIGS_DIR,
         policy="replay",
         policy_args=argparse.Namespace(),
-        out_dir=Path(settings.paths.runs_dir) / (folder + ("-quick" if args.quick else "")),
+        out_dir=Path(settings.paths.runs_dir) / run_folder(folder, args),
         kind="skill",
-        ids=task_ids(settings, names) if args.quick else None,
+        ids=task_ids(settings, names, every_instance=args.all_tasks),
         workers=args.workers,
         fresh=args.fresh,
     )
@@ -120,9 +120,22 @@ def run_replay(settings, names: list[str], label: str, selection: bool, folder: 
     return RunResult(label, run_dir, write_run_outputs(run_dir, run_settings.report), seconds)
 
 
-def task_ids(settings, names: list[str]) -> str:
-    """The skill-retention tasks whose tutorial is among `names`, as an --ids list."""
+def run_folder(folder: str, args) -> str:
+    """The demo run's folder under <cache>/runs: `-quick` for one tutorial, `-all` for every task instance."""
+    return folder + ("-quick" if args.quick else "") + ("-all" if args.all_tasks else "")
+
+
+def task_ids(settings, names: list[str], every_instance: bool = False) -> str:
+    """The skill-retention tasks whose tutorial is among `names`, as an --ids list: the first instance of each intent
+    template (the lowest task id), or every instance."""
     from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 
     tasks = load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks
-    return ",".join(task.key for task in tasks if task.kind == "skill" and set(task.videos) & set(names))
+    chosen, seen = [], set()
+    for task in sorted(tasks, key=lambda task: (task.source, int(task.task_id))):
+        template = (task.source, task.config.get("intent_template_id", task.task_id))
+        if task.kind != "skill" or not set(task.videos) & set(names) or (template in seen and not every_instance):
+            continue
+        seen.add(template)
+        chosen.append(task.key)
+    return ",".join(chosen)
