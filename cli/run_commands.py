@@ -21,7 +21,7 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         "run",
         parents=[common],
         help="play tasks with a policy, score them, keep records (resumable)",
-        description="Play each task (default: the 63 sandbox tasks) in Chromium with a policy (default: video, the "
+        description="Play each task (default: every sandbox task, both kinds) in Chromium with a policy (default: video, the "
         "method), score it with the task's evaluators and keep one record per task in a run folder, with an "
         "index.html and a page per task. A re-run of the same configuration resumes: finished tasks are kept "
         "(--fresh starts over, --retry-errors plays errored ones again). The agent's flags are the paper's "
