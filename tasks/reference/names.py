@@ -18,7 +18,8 @@ too, by another name of one to three capitalised words the task does not name; a
 a name ("Coffee & Tea (7 items)") is not part of the value. A task names a value when all
 its words stand in the intent, or, for a title, its first three (a product named short); a
 rating also as "5-star". A title stands in for a title the task does not name but finds
-by what it asks ("the most expensive product", "the post about ...").
+by what it asks ("the most expensive product", "the post about ..."), and a link named by a
+count for another count of the same things ("18 comments" for "1 comment").
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ NAMED_BY_FIRST_WORDS = 3
 EXACT, STANDING_IN = 2, 1  # how a name matches (0: it does not)
 VALUE_SHAPES = frozenset({"rating", "number", "word", "title"})  # values a click may stand in for
 _PLACEHOLDER = re.compile(r"__[A-Z_]+__")
+_COUNTED = re.compile(r"(\d+) (\w+)")  # a link named by a count ("18 comments"), normalised
 _COUNT = re.compile(r"\s*\(\s*\d+(\s+items?)?\s*\)\s*$", re.I)  # "Coffee & Tea (7 items )": the page's count
 
 
@@ -69,6 +71,10 @@ def names_match(demonstrated: str, reference: str, intent: str, choice: bool = F
     a, b = normalise_name(demonstrated), normalise_name(reference)
     if not a or not b:
         return 0
+    counted, counted_too = _COUNTED.fullmatch(a), _COUNTED.fullmatch(b)
+    if counted and counted_too and counted[1] != counted_too[1] and counted_too[2].rstrip("s") != "star":
+        # "18 comments" for "1 comment": another post's (a rating has its own rule, below)
+        return STANDING_IN if counted[2].rstrip("s") == counted_too[2].rstrip("s") else 0
     if names_agree(demonstrated, reference) or SequenceMatcher(None, a, b).ratio() >= SPELLING:
         return EXACT
     reference, demonstrated = _COUNT.sub("", reference), _COUNT.sub("", demonstrated)

@@ -139,6 +139,8 @@ def test_a_tutorials_value_stands_in_for_the_tasks_but_a_pages_own_label_does_no
     cheapest = "Open the page of the most expensive product in the Jewelry & Accessories category."
     watch = "Lunelle Stainless Steel Minimalist Watch, Mesh Band, Japanese Quartz"
     assert names_match("Fernway Hammock, Cotton Rope, Two Person", watch, cheapest) == STANDING_IN  # found by the ask
+    assert names_match("18 comments", "1 comment", cheapest) == STANDING_IN  # another post's comments link
+    assert names_match("4 stars", "5 stars", cheapest) == 0  # a rating the task does not name stands for nothing
 
 
 def test_the_selection_oracle_follows_the_trajectories_covering_the_reference(oracle_settings, tmp_path) -> None:

@@ -37,6 +37,8 @@ from tests.tasks.video_frames import grey_frames
 
 RECORDED = ["shop_search_sort", "forum_search_subscribe"]
 ELEMENT_ACTIONS = ("click", "type", "select", "hover")
+# VideoWA's tutorials last about 3 minutes and teach several templates each; ours teach 2-7 templates.
+SHORTEST_S, LONGEST_S = 100.0, 300.0
 CURSOR_MATCH_ERROR = 400.0  # mean squared grey-level error of a pointer match; a real one scores under 100
 
 
@@ -69,7 +71,7 @@ def _frames_needed(record: TutorialRecord, video: Path) -> dict[int, np.ndarray]
 # ---- the scripts ----
 
 
-def test_scripts_cover_both_sites_every_action_and_30_to_120_seconds() -> None:
+def test_scripts_cover_both_sites_every_action_and_last_a_few_minutes() -> None:
     scripts = load_all()
     assert len(scripts) >= 10
     assert {script.site for script in scripts} == {"shop", "forum"}
@@ -77,8 +79,8 @@ def test_scripts_cover_both_sites_every_action_and_30_to_120_seconds() -> None:
     assert used == set(ACTION_KINDS)
     for script in scripts:
         planned = pacing.planned_duration(script)
-        # A margin inside 30-120 s, since a recording differs a little from its plan (checked below).
-        assert 33 <= planned <= 108, f"{script.name} plans {planned:.1f}s of video"
+        # A margin inside the recorded range, since a recording differs a little from its plan (checked below).
+        assert 1.1 * SHORTEST_S <= planned <= 0.9 * LONGEST_S, f"{script.name} plans {planned:.1f}s of video"
         assert all(step.say.strip() for step in script.steps)
 
 
@@ -104,10 +106,10 @@ def test_videos_are_h264_720p_or_more_at_a_constant_frame_rate(recordings) -> No
         assert abs(frames / record.fps - record.duration_s) <= 1 / record.fps, name
 
 
-def test_recorded_length_is_30_to_120_seconds_and_close_to_the_plan(recordings) -> None:
+def test_recorded_length_is_a_few_minutes_and_close_to_the_plan(recordings) -> None:
     scripts = {script.name: script for script in load_all()}
     for name, (record, _, _) in recordings.items():
-        assert 30 <= record.duration_s <= 120, name
+        assert SHORTEST_S <= record.duration_s <= LONGEST_S, name
         planned = pacing.planned_duration(scripts[name])
         assert abs(record.duration_s - planned) <= 0.1 * planned, f"{name}: {record.duration_s:.1f}s vs {planned:.1f}s"
 

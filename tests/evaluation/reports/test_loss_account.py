@@ -42,7 +42,6 @@ from tasks.reference.steps import reference_steps
 from tests.agent.replay_helpers import ground_truth_index
 
 ORDERS, SEARCH = "shop_order_history", "shop_search_sort"
-PAGE_TWO = 3  # the place of the click on "Page 2" in the order-history tutorial's log
 SOLUTIONS = SANDBOX_CONFIGS_DIR.parent / "solutions"
 VALUE_INTENT = "Show me earbuds sorted by price."
 
@@ -75,13 +74,21 @@ def built_run(sandbox, tmp_path_factory) -> Path:
     settings = copy.deepcopy(sandbox.settings)
     tutorials = record_tutorials(settings, only=[ORDERS, SEARCH])[0].files.actions.parent
     index = tmp_path_factory.mktemp("index")
-    ground_truth_index(index, settings, tutorials, [ORDERS, SEARCH], relabel={ORDERS: {PAGE_TWO: "2"}})
+    ground_truth_index(index, settings, tutorials, [ORDERS, SEARCH], relabel={ORDERS: {page_two(tutorials): "2"}})
     settings.agent.index_dir = str(index)
     configs = built_tasks(tmp_path_factory.mktemp("tasks"))
     spec = RunSpec(configs, "replay", argparse.Namespace(), out_dir=tmp_path_factory.mktemp("run"), progress=False)
     run_dir = run(spec, settings)
     write_run_outputs(run_dir, settings.report)  # as `videodemo run` does when the run ends
     return run_dir
+
+
+def page_two(tutorials: Path) -> int:
+    """The place of the click on "Page 2" in the order-history tutorial's log."""
+    from tasks.reference.logs import LOG_SUFFIX, read_log
+
+    log = read_log(tutorials / f"{ORDERS}{LOG_SUFFIX}") or []
+    return next(place for place, action in enumerate(log) if action.kind == "click" and action.target == "Page 2")
 
 
 def read_records(run_dir: Path) -> dict[str, dict]:
