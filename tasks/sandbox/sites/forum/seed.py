@@ -38,7 +38,7 @@ MAX_COMMENT_DEPTH = 4
 SEED_HASH_ITERATIONS = 20_000
 # Postmill-style upvote the author gives their own posts and comments.
 OWN_POST_VOTE = 1
-OWN_SUBSCRIPTIONS = ("technology", "movies")
+OWN_SUBSCRIPTIONS = ("technology", "movies", "AskReddit")
 
 
 def epoch(text: str) -> int:
