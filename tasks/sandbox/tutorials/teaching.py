@@ -30,11 +30,12 @@ from tasks.reference.names import normalise_name
 from tasks.reference.steps import ReferenceStep
 
 # Skill tasks whose solution no tutorial step can show, with the reason (at most one in ten).
-UNCOVERABLE: dict[str, str] = {
-    "forum:58": "its value is the checkbox's own name ('Night mode'), and the forum has only two such settings: a "
-    "checkbox name cannot stand in for another (not a value shape), and the tutorial may not click this one, so "
-    "forum_profile_settings turns on the other ('Open external links in new tab') instead",
-}
+_A_SETTING = (
+    "its value is a checkbox's own name, and a checkbox's name cannot stand in for another's (no value shape, and "
+    "names alone do not say the element is a checkbox); the tutorial may not click any of this template's three, "
+    "so forum_profile_settings turns on another ('Open external links in new tab')"
+)
+UNCOVERABLE: dict[str, str] = {"forum:58": _A_SETTING, "forum:5801": _A_SETTING, "forum:5802": _A_SETTING}
 # (skill task, value) pairs its tutorial must use, with the reason: two old tasks that cannot change ask for it.
 VALUE_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("shop:30", "4"): "factual task shop:31 asks for the tutorial's own star rating, 4 stars, which skill task shop:30 "

@@ -15,7 +15,9 @@ CREATE TABLE users (
     created_at INTEGER NOT NULL,
     front_page_sort TEXT NOT NULL DEFAULT 'hot',
     night_mode INTEGER NOT NULL DEFAULT 0,
-    open_links_in_new_tab INTEGER NOT NULL DEFAULT 0
+    open_links_in_new_tab INTEGER NOT NULL DEFAULT 0,
+    full_width_display INTEGER NOT NULL DEFAULT 0,
+    show_thumbnails INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE forums (

@@ -60,11 +60,14 @@ def update_account(db: sqlite3.Connection, user_id: int, email: str, new_passwor
 
 
 def update_preferences(
-    db: sqlite3.Connection, user_id: int, front_page_sort: str, night_mode: bool, open_links_in_new_tab: bool
+    db: sqlite3.Connection, user_id: int, front_page_sort: str, night_mode: bool, open_links_in_new_tab: bool,
+    full_width_display: bool = False, show_thumbnails: bool = False,
 ) -> None:
     db.execute(
-        "UPDATE users SET front_page_sort = ?, night_mode = ?, open_links_in_new_tab = ? WHERE id = ?",
-        (front_page_sort, int(night_mode), int(open_links_in_new_tab), user_id),
+        "UPDATE users SET front_page_sort = ?, night_mode = ?, open_links_in_new_tab = ?, full_width_display = ?, "
+        "show_thumbnails = ? WHERE id = ?",
+        (front_page_sort, int(night_mode), int(open_links_in_new_tab), int(full_width_display), int(show_thumbnails),
+         user_id),
     )
     db.commit()
 

@@ -118,6 +118,8 @@ def preferences(username: str):
             front_page_sort=sort,
             night_mode=bool(request.form.get("user_settings[nightMode]")),
             open_links_in_new_tab=bool(request.form.get("user_settings[openExternalLinksInNewTab]")),
+            full_width_display=bool(request.form.get("user_settings[fullWidthDisplay]")),
+            show_thumbnails=bool(request.form.get("user_settings[showThumbnails]")),
         )
         flash("User settings have been updated.", "success")
         return redirect(url_for("users.preferences", username=user["username"]))
