@@ -17,16 +17,18 @@ from pathlib import Path
 
 import pytest
 
-from tasks.reference.coverage import covering
-from tasks.reference.solutions import ReferenceSolutions
 from evaluation.running.runner import RunSpec, default_run_dir, run
 from foundation.errors import UserError
+from foundation.records.trajectory import LabeledAction, VideoRecord
 from processing.artifacts import VideoArtifacts, read_json
 from processing.index import TrajectoryIndex
 from processing.labeling_accuracy import ground_truth_actions
 from processing.oracle_labels import default_index_dir, processed_dir
-from foundation.records.trajectory import LabeledAction, VideoRecord
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+from tasks.reference.coverage import covering
+from tasks.reference.names import STANDING_IN, names_match
+from tasks.reference.solutions import ReferenceSolutions
+from tasks.reference.steps import reference_steps
 
 TUTORIAL = "forum_browse_sort"
 SCIENCE_TOP = "forum:36"  # Show me the top posts of all time in the science forum: Forums, science, Top
@@ -108,14 +110,21 @@ def test_the_reference_walked_through_the_tutorial_names_its_covering_trajectori
     trajectories = TrajectoryIndex.load(default_index_dir(settings), settings).trajectories(TUTORIAL)
     references = ReferenceSolutions(settings)
 
-    def walk(key: str) -> tuple[list[str], list[str]]:
-        chain, uncovered = cover_chain(trajectories, references.steps(tasks[key], "test"), tasks[key].intent)
-        return [c.trajectory.trajectory_id for c in chain], [step.text for step in uncovered]
+    def walk(steps, intent: str) -> tuple[list, list[str]]:
+        chain, uncovered = cover_chain(trajectories, steps, intent)
+        return chain, [step.text for step in uncovered]
 
-    # Forums; then history (standing in for science) and Top: the tutorial's steps 1 and 3-4.
-    assert walk(SCIENCE_TOP) == ([f"{TUTORIAL}/0-0", f"{TUTORIAL}/2-3"], [])
-    # "List the posts of the DIY forum with the most commented ones first": the tutorial never sorts that way.
-    assert walk("forum:39") == ([f"{TUTORIAL}/0-0", f"{TUTORIAL}/2-2"], ["click [link 'Most commented']"])
+    # Forums, a forum standing in for science, Top: every step is shown, by trajectories of the tutorial, in order.
+    task = tasks[SCIENCE_TOP]
+    chain, uncovered = walk(references.steps(task, "test"), task.intent)
+    assert uncovered == [] and chain and all(c.trajectory.video_id == TUTORIAL for c in chain)
+    assert sum(c.matched for c in chain) == 3
+    # "List the posts of the DIY forum with the most commented ones first": the tutorial now sorts books that way.
+    assert walk(references.steps(tasks["forum:39"], "test"), tasks["forum:39"].intent)[1] == []
+    # A step the tutorial never shows is named, and the walk goes on after it.
+    steps = reference_steps(["click [link 'Forums']", "click [link 'Log out']", "click [link 'history']", "stop []"])
+    chain, uncovered = walk(steps, task.intent)
+    assert uncovered == ["click [link 'Log out']"] and sum(c.matched for c in chain) == 2
 
 
 def test_a_tutorials_value_stands_in_for_the_tasks_but_a_pages_own_label_does_not() -> None:
@@ -150,23 +159,24 @@ def test_the_selection_oracle_follows_the_trajectories_covering_the_reference(or
     steps = [step["extra"] for step in record["episode"]["steps"]]
     selections = [step["selection"] for step in steps]
     assert all(s["oracle"].startswith("selection oracle") for s in selections)
-    # Forums from the tutorial's start, then its "history" put to "science" and Top, then the solution's stop.
-    first, second, third, last = selections
-    assert first["decision"] == "reselected" and first["chosen"].startswith(f"{TUTORIAL}/0-")
-    assert first["reference_step"] == "click [link 'Forums']"
-    assert second["decision"] == "reselected" and second["chosen"].startswith(f"{TUTORIAL}/2-")
-    assert second["reference_step"] == "click [link 'science']"
-    assert third["decision"] == "continued" and third["chosen"] == second["chosen"]
+    # Each choice is a best cover, by the shared coverage function, of the reference's steps left; the choice is kept
+    # while it covers the next step; the solution's stop ends it.
+    task = tasks_by_key(settings)[SCIENCE_TOP]
+    reference = ReferenceSolutions(settings).steps(task, "test")
+    trajectories = TrajectoryIndex.load(default_index_dir(settings), settings).trajectories(TUTORIAL)
+    *acting, last = selections
+    assert acting[0]["decision"] == "reselected" and acting[0]["reference_step"] == "click [link 'Forums']"
+    for position, selection in enumerate(acting):
+        if selection["decision"] == "reselected":
+            covers = covering(trajectories, reference[position:], task.intent)
+            assert selection["chosen"] in [c.trajectory.trajectory_id for c in covers if c.matched == covers[0].matched]
+        else:
+            assert selection["decision"] == "continued" and selection["chosen"] == acting[position - 1]["chosen"]
+    assert len({s["chosen"] for s in acting}) < len(acting)  # a choice covering two steps was followed, not redone
     assert last["decision"] == "none" and "its stop" in last["reason"]
     assert [s.get("reference_done") for s in steps[1:]] == [
         ["click [link 'Forums']"], ["click [link 'science']"], ["click [link 'Top']"]
     ]
-    # The choice agrees with the shared coverage function, and the task passes.
-    task = tasks_by_key(settings)[SCIENCE_TOP]
-    reference = ReferenceSolutions(settings).steps(task, "test")
-    index = TrajectoryIndex.load(default_index_dir(settings), settings)
-    covers = covering(index.trajectories(TUTORIAL), reference[1:], task.intent)
-    assert second["chosen"] in [c.trajectory.trajectory_id for c in covers if c.matched == covers[0].matched]
     assert record["status"] == "passed", record["episode"]["steps"][-1]["extra"]
 
 
@@ -210,7 +220,9 @@ def test_the_grounding_oracle_acts_on_the_reference_solutions_elements(oracle_se
     steps = [step["extra"] for step in record["episode"]["steps"]]
     grounded = [step["replayed"]["grounded"] for step in steps if "replayed" in step]
     assert [g["node"].split(" ", 1)[1] for g in grounded] == ["link 'Forums'", "link 'science'", "link 'Top'"]
-    assert grounded[1]["looked_for"] == "history"  # the tutorial's forum, grounded on the task's
+    task = tasks_by_key(settings)[SCIENCE_TOP]
+    # The tutorial's own forum, grounded on the task's.
+    assert names_match(grounded[1]["looked_for"], "science", task.intent) == STANDING_IN
     assert all(g["similarity"] == 1.0 and "grounding oracle" in g["next_best"][0]["note"] for g in grounded)
     assert record["status"] == "passed"
 
