@@ -1,18 +1,21 @@
 """How long things take in a tutorial video: speech, hand movements, typing, page loads.
 
 The recorder runs on a virtual clock, so these numbers alone decide the pace a
-viewer sees. They sit in one place so that the planned length of a script
-(`planned_duration`) and the recorded one agree.
+viewer sees, with one exception: a line lasts as long as the voice takes to say it
+(voice.py). They sit in one place so that the planned length of a script
+(`planned_duration`, which estimates speech from the word count) and the recorded
+one agree.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from tasks.sandbox.tutorials.script import Step, TutorialScript
 
-# A relaxed narrator: about 150 words a minute.
+# A relaxed narrator: about 150 words a minute, and a little time a line (the voice speaks just so long; voice.py).
 WORDS_PER_SECOND = 2.5
 # Silence after each narration line before the next one starts.
 SENTENCE_GAP_S = 0.5
@@ -34,6 +37,7 @@ AFTER_ACTION_S = 0.35
 
 
 def speech_seconds(text: str) -> float:
+    """The plan's estimate of how long a line is heard (the recording uses the voice's real length)."""
     return len(text.split()) / WORDS_PER_SECOND + 0.3
 
 
@@ -90,12 +94,15 @@ def planned_action_seconds(step: Step) -> float:
     raise ValueError(f"unknown step kind {step.kind}")
 
 
-def planned_step_seconds(step: Step) -> float:
-    speech = speech_seconds(step.say)
+def planned_step_seconds(step: Step, speech: float | None = None) -> float:
+    speech = speech_seconds(step.say) if speech is None else speech
     lead = action_lead(speech)
     return max(lead + planned_action_seconds(step), speech + SENTENCE_GAP_S)
 
 
-def planned_duration(script: TutorialScript) -> float:
-    """The video length a script is expected to give (within about 10%)."""
-    return 0.6 + sum(planned_step_seconds(step) for step in script.steps) + 1.0
+def planned_duration(script: TutorialScript, speech_s: Sequence[float] | None = None) -> float:
+    """The video length a script is expected to give (within about 10%); `speech_s`: each line's real spoken
+    length in place of the estimate."""
+    spoken = [None] * len(script.steps) if speech_s is None else list(speech_s)
+    steps = sum(planned_step_seconds(step, speech) for step, speech in zip(script.steps, spoken, strict=True))
+    return 0.6 + steps + 1.0
