@@ -172,11 +172,17 @@ def test_subtitles_hold_each_narration_line_in_order(recordings) -> None:
         assert cues[-1][1] <= record.duration_s
 
 
-def _audio(video: Path, folder: Path) -> tuple[np.ndarray, int]:
-    """The video's audio as the processing pipeline reads it (foundation.video_io), as floats in [-1, 1]."""
-    with wave.open(str(extract_audio(video, folder / f"{video.stem}.wav"))) as track:
-        samples = np.frombuffer(track.readframes(track.getnframes()), np.int16)
-        return samples.astype(np.float64) / 32768, track.getframerate()
+@pytest.fixture(scope="module")
+def tracks(recordings, tmp_path_factory) -> dict[str, tuple[np.ndarray, int]]:
+    """name -> each video's audio as the processing pipeline reads it (foundation.video_io: 16 kHz mono), as floats
+    in [-1, 1], and its sample rate."""
+    folder = tmp_path_factory.mktemp("tracks")
+    found = {}
+    for name, (_, files, _) in recordings.items():
+        with wave.open(str(extract_audio(files.video, folder / f"{name}.wav"))) as track:
+            samples = np.frombuffer(track.readframes(track.getnframes()), np.int16)
+            found[name] = (samples.astype(np.float64) / 32768, track.getframerate())
+    return found
 
 
 def _dbfs(samples: np.ndarray) -> float:
@@ -191,20 +197,20 @@ def _audio_stream(video: Path) -> dict:
     return json.loads(output)["streams"]
 
 
-def test_the_video_has_an_aac_narration_track_as_long_as_the_video(recordings, tmp_path) -> None:
+def test_the_video_has_an_aac_narration_track_as_long_as_the_video(recordings, tracks) -> None:
     for name, (record, files, _) in recordings.items():
         (stream,) = _audio_stream(files.video)
         assert stream["codec_name"] == "aac", name
         assert abs(float(stream["duration"]) - record.duration_s) <= 0.05, name
-        samples, rate = _audio(files.video, tmp_path)
+        samples, rate = tracks[name]
         assert abs(len(samples) / rate - record.duration_s) <= 0.05, name
 
 
-def test_the_narration_is_heard_inside_each_cue_and_silence_lies_between(recordings, tmp_path) -> None:
+def test_the_narration_is_heard_inside_each_cue_and_silence_lies_between(recordings, tracks) -> None:
     """The subtitle cues are the ground truth of when each line is said: loud inside, silent outside, and the
     first and last sound of a line at its cue's edges."""
     for name, (record, files, _) in recordings.items():
-        samples, rate = _audio(files.video, tmp_path)
+        samples, rate = tracks[name]
         cues = parse_srt(files.subtitles.read_text(encoding="utf-8"))
 
         def span(start: float, end: float) -> np.ndarray:
