@@ -3,9 +3,9 @@
 One voice at one rate, so a line always gives the same samples (espeak-ng has no randomness:
 the same text, voice and espeak-ng give the same bytes). espeak-ng's `-s` is its own words per
 minute, faster than it says. At 120 it speaks the scripts' 1,845 words in 779 s (142 words a
-minute; 125 gave 149, 150 gave 178), which is the 781 s `pacing.speech_seconds` plans for them
-(2.5 words a second and 0.3 s a line), so planned lengths hold and videos keep the length they
-had before they had a voice (measured 2026-11-28 on espeak-ng 1.51, 144 lines).
+minute; 125 gave 149, 150 gave 178), about the 781 s the silent recorder gave them (2.5 words a
+second and 0.3 s a line), so the videos keep about the length they had before they had a voice
+(measured 2026-11-28 on espeak-ng 1.51, 144 lines). `pacing.CHARS_PER_SECOND` is this pace.
 
 A line is trimmed of the silence espeak-ng puts around it, so its length is the time it is
 heard: the performer holds a step at least that long, and the subtitle cue is that interval.
