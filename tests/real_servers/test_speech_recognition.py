@@ -26,11 +26,11 @@ from tasks.sandbox.tutorials.script import SCRIPTS_DIR, load_script
 from tests.real_servers.whisper_fixture import RecordingProxy, whisper_server  # noqa: F401 (a fixture)
 
 UPLOAD_CAP = 25 * 2**20  # the OpenAI API's and vLLM's limit on one audio upload
-# One recorded tutorial scored against its subtitles. Whisper tiny.en on the sandbox narration measured WER 0.100 on
-# this one, 0.034-0.280 over all 13 (0.135 pooled; docs/models.md, 2026-11-28): the limit leaves room for another
+# One recorded tutorial scored against its subtitles. Whisper tiny.en on the sandbox narration measured WER 0.127 on
+# this one, 0.070-0.155 over all 13 (0.117 pooled; docs/models.md, 2026-11-28): the limit leaves room for another
 # CPU's arithmetic and a rewritten script, and a silent, cut or misplaced track scores far above it.
-RECORDED_TUTORIAL = "shop_search_sort"  # the shortest: about 50 s to transcribe
-RECORDED_WER_MAX = 0.25
+RECORDED_TUTORIAL = "forum_search_subscribe"  # about 3 minutes, and tests/tasks/test_tutorials.py records it too
+RECORDED_WER_MAX = 0.20
 # Whisper's own English normaliser (OpenAI's, as transformers ships it): case, punctuation, spelled-out numbers
 # ("one hundred three" and "103", "two" and "2"), so only what was misheard counts.
 _NORMALISE = EnglishTextNormalizer({})
@@ -145,7 +145,7 @@ def test_a_recorded_sandbox_tutorial_is_transcribed_close_to_its_subtitles(whisp
     # The track is where the subtitles say: the first cue starts at the first line's sound, the last ends with it.
     heard = timed_transcript(tmp_path / "artifacts")
     assert abs(heard[0].start_s - said[0].start_s) < 0.3, (heard[0], said[0])
-    assert abs(heard[-1].end_s - said[-1].end_s) < 1.5, (heard[-1], said[-1])
+    assert abs(heard[-1].end_s - said[-1].end_s) < 2.0, (heard[-1], said[-1])  # measured up to 1.6 s
 
 
 def test_a_silent_track_sends_no_request(whisper_server, tmp_path):

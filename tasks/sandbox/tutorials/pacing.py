@@ -15,10 +15,11 @@ from collections.abc import Sequence
 
 from tasks.sandbox.tutorials.script import Step, TutorialScript
 
-# How fast the voice (voice.py) speaks: the scripts' 144 lines, 9,583 characters, took 779 s (2026-11-28, -s 120).
-# Characters follow its speed better than words: a line's estimate is off by 0.47 s (rms) against 0.79 s by words,
-# and every script's planned length came within 6.4% of its recording (10.2% by words).
-CHARS_PER_SECOND = 12.3
+# How fast the voice (voice.py) speaks: the 13 scripts' 338 lines, 30,053 characters, take 2,520 s (2026-11-28,
+# espeak-ng 1.51 at -s 120), and every script's planned length came within 2.5% of its recording. Characters follow
+# the voice better than words: on the earlier one-minute scripts a line's estimate was off by 0.47 s (rms) against
+# 0.79 s by words, and one script's plan by 10.2% by words.
+CHARS_PER_SECOND = 11.9
 # Silence after each narration line before the next one starts.
 SENTENCE_GAP_S = 0.5
 # The hand starts moving a little after the narrator starts talking about it.

@@ -2,10 +2,11 @@
 
 One voice at one rate, so a line always gives the same samples (espeak-ng has no randomness:
 the same text, voice and espeak-ng give the same bytes). espeak-ng's `-s` is its own words per
-minute, faster than it says. At 120 it speaks the scripts' 1,845 words in 779 s (142 words a
-minute; 125 gave 149, 150 gave 178), about the 781 s the silent recorder gave them (2.5 words a
-second and 0.3 s a line), so the videos keep about the length they had before they had a voice
-(measured 2026-11-28 on espeak-ng 1.51, 144 lines). `pacing.CHARS_PER_SECOND` is this pace.
+minute, faster than it says: at 120 it speaks the 13 scripts' 5,795 words in 2,520 s, 138 words
+a minute (on the earlier one-minute scripts 142; 125 gave 149 there, 150 gave 178), the relaxed
+pace the silent recorder planned with (150 words a minute and 0.3 s a line, 2,419 s for these
+lines), so the videos are only 4% longer than they were before they had a voice (measured
+2026-11-28 on espeak-ng 1.51). `pacing.CHARS_PER_SECOND` is this pace.
 
 A line is trimmed of the silence espeak-ng puts around it, so its length is the time it is
 heard: the performer holds a step at least that long, and the subtitle cue is that interval.
@@ -32,7 +33,7 @@ import numpy as np
 from foundation.errors import UserError
 
 VOICE = "en-us"
-RATE_WPM = 120  # espeak-ng's figure; about 142 words a minute really spoken (see above)
+RATE_WPM = 120  # espeak-ng's figure; about 138 words a minute really spoken (see above)
 SAMPLE_RATE = 22050  # what espeak-ng's own voices speak at
 # Trim threshold: 1% of full scale. espeak-ng's silence around a line is digital zero, and speech
 # crosses this within a millisecond of its start.
