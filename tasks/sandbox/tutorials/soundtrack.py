@@ -2,7 +2,7 @@
 
 The sound is known only once the take is over (a cue starts when the performer gets to its
 step), so the video is encoded first and the track added by a second ffmpeg pass that copies
-the video stream: it rewrites the file once, a fraction of a second for a minute of video.
+the video stream: it rewrites the file once, about a second for 3 minutes of video.
 The track is exactly as long as the video.
 """
 
