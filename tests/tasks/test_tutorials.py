@@ -1,4 +1,5 @@
-"""Recorded tutorials: real H.264 videos whose ground-truth log matches what the frames show.
+"""Recorded tutorials: real H.264 videos whose ground-truth log matches what the frames show, and whose
+narration track is heard exactly inside the subtitle cues.
 
 Two tutorials are recorded for real (together they use every kind of action); the
 other scripts are checked without recording, through their planned length.
@@ -7,8 +8,11 @@ other scripts are checked without recording, through their planned length.
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
+import subprocess
+import wave
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -17,8 +21,10 @@ import numpy as np
 import pytest
 
 from cli.main import main
+from foundation.errors import UserError
+from foundation.video_io import extract_audio
 from tasks import recording_store
-from tasks.sandbox.tutorials import pacing
+from tasks.sandbox.tutorials import pacing, voice
 from tasks.sandbox.tutorials.ground_truth import TutorialRecord, load_record
 from tasks.sandbox.tutorials.recorder import fingerprint, record_tutorials, select_scripts
 from tasks.sandbox.tutorials.script import ACTION_KINDS, load_all
@@ -40,6 +46,10 @@ ELEMENT_ACTIONS = ("click", "type", "select", "hover")
 # VideoWA's tutorials last about 3 minutes and teach several templates each; ours teach 2-7 templates.
 SHORTEST_S, LONGEST_S = 100.0, 300.0
 CURSOR_MATCH_ERROR = 400.0  # mean squared grey-level error of a pointer match; a real one scores under 100
+# The narration's loudness: a line measured -20 to -22 dBFS, its pauses digital silence (2026-11-28).
+SPOKEN_DBFS, SILENT_DBFS = -30.0, -60.0
+# A line's first and last sound lie this close to its cue's edges (measured within 2 ms).
+CUE_EDGE_S = 0.03
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +102,43 @@ def test_fingerprint_changes_with_the_script(tmp_path) -> None:
     assert fingerprint(script) == fingerprint(select_scripts(["shop_search_sort"])[0])
 
 
+def test_fingerprint_changes_with_the_voice(monkeypatch) -> None:
+    script = select_scripts(["shop_search_sort"])[0]
+    usual = fingerprint(script)
+    monkeypatch.setattr(voice, "identity", lambda: "eSpeak NG text-to-speech: 1.52; voice en-us; 120 wpm; probe 0")
+    assert fingerprint(script) != usual
+
+
+def test_the_voice_speaks_a_line_the_same_way_every_time_trimmed_to_its_sound() -> None:
+    first, again = voice.speak("Open the cart and pay."), voice.speak("Open the cart and pay.")
+    assert np.array_equal(first.samples, again.samples)
+    assert 1.0 < first.seconds < 2.5
+    assert abs(int(first.samples[0])) > voice.QUIET and abs(int(first.samples[-1])) > voice.QUIET
+
+
+def test_planned_lengths_stay_within_10_percent_with_the_voices_real_speech() -> None:
+    """The plan estimates speech from word counts; the recording waits for the voice. Checked on every script
+    without a browser (the voice is quick: about 20 ms a line)."""
+    for script in load_all():
+        spoken = [line.seconds for line in voice.speak_all(script.narration)]
+        planned, real = pacing.planned_duration(script), pacing.planned_duration(script, spoken)
+        assert abs(planned - real) <= 0.1 * real, f"{script.name}: planned {planned:.1f}s, spoken {real:.1f}s"
+
+
+def test_without_espeak_ng_recording_stops_at_once_with_the_fix(monkeypatch, tmp_path) -> None:
+    from settings import load_settings
+
+    which = voice.shutil.which
+    monkeypatch.setattr(voice.shutil, "which", lambda name: None if name == "espeak-ng" else which(name))
+    monkeypatch.setattr(voice, "identity", voice.identity.__wrapped__)  # not the cached answer
+    settings = load_settings()
+    settings.paths.cache_dir = tmp_path
+    with pytest.raises(UserError) as caught:
+        record_tutorials(settings, only=["shop_search_sort"])  # stops before starting the sites or a browser
+    assert str(caught.value) == ("espeak-ng not found: the sandbox tutorials are narrated by it; install it with "
+                                 "`apt install espeak-ng` (scripts/bootstrap.sh installs it)")  # fmt: skip
+
+
 # ---- the recordings ----
 
 
@@ -123,6 +170,64 @@ def test_subtitles_hold_each_narration_line_in_order(recordings) -> None:
         assert starts == sorted(starts) and starts[0] >= 0
         assert all(end > start for start, end, _ in cues)
         assert cues[-1][1] <= record.duration_s
+
+
+@pytest.fixture(scope="module")
+def tracks(recordings, tmp_path_factory) -> dict[str, tuple[np.ndarray, int]]:
+    """name -> each video's audio as the processing pipeline reads it (foundation.video_io: 16 kHz mono), as floats
+    in [-1, 1], and its sample rate."""
+    folder = tmp_path_factory.mktemp("tracks")
+    found = {}
+    for name, (_, files, _) in recordings.items():
+        with wave.open(str(extract_audio(files.video, folder / f"{name}.wav"))) as track:
+            samples = np.frombuffer(track.readframes(track.getnframes()), np.int16)
+            found[name] = (samples.astype(np.float64) / 32768, track.getframerate())
+    return found
+
+
+def _dbfs(samples: np.ndarray) -> float:
+    return 20 * math.log10(math.sqrt(float(np.mean(samples**2))) + 1e-12)
+
+
+def _audio_stream(video: Path) -> dict:
+    output = subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name,duration",
+         "-of", "json", str(video)], capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    return json.loads(output)["streams"]
+
+
+def test_the_video_has_an_aac_narration_track_as_long_as_the_video(recordings, tracks) -> None:
+    for name, (record, files, _) in recordings.items():
+        (stream,) = _audio_stream(files.video)
+        assert stream["codec_name"] == "aac", name
+        assert abs(float(stream["duration"]) - record.duration_s) <= 0.05, name
+        samples, rate = tracks[name]
+        assert abs(len(samples) / rate - record.duration_s) <= 0.05, name
+
+
+def test_the_narration_is_heard_inside_each_cue_and_silence_lies_between(recordings, tracks) -> None:
+    """The subtitle cues are the ground truth of when each line is said: loud inside, silent outside, and the
+    first and last sound of a line at its cue's edges."""
+    for name, (record, files, _) in recordings.items():
+        samples, rate = tracks[name]
+        cues = parse_srt(files.subtitles.read_text(encoding="utf-8"))
+
+        def span(start: float, end: float) -> np.ndarray:
+            return samples[max(round(start * rate), 0) : round(end * rate)]
+
+        for start, end, text in cues:
+            assert _dbfs(span(start, end)) > SPOKEN_DBFS, f"{name}: {text!r} is not heard at {start:.2f}-{end:.2f}s"
+            around = span(start - 0.2, end + 0.2)
+            sound = np.flatnonzero(np.abs(around) > voice.QUIET / 32768) / rate + start - 0.2
+            assert abs(sound[0] - start) <= CUE_EDGE_S and abs(sound[-1] - end) <= CUE_EDGE_S, (
+                f"{name}: {text!r} is heard {sound[0]:.3f}-{sound[-1]:.3f}s, its cue is {start:.3f}-{end:.3f}s"
+            )
+        edges = [0.0] + [t for start, end, _ in cues for t in (start, end)] + [record.duration_s]
+        for quiet_start, quiet_end in zip(edges[::2], edges[1::2]):
+            if quiet_end - quiet_start > 0.1:
+                quiet = _dbfs(span(quiet_start + 0.05, quiet_end - 0.05))
+                assert quiet < SILENT_DBFS, f"{name}: {quiet:.0f} dBFS between cues at {quiet_start:.2f}s"
 
 
 def test_every_action_step_is_in_the_ground_truth(recordings) -> None:

@@ -1,19 +1,25 @@
 """How long things take in a tutorial video: speech, hand movements, typing, page loads.
 
 The recorder runs on a virtual clock, so these numbers alone decide the pace a
-viewer sees. They sit in one place so that the planned length of a script
-(`planned_duration`) and the recorded one agree.
+viewer sees, with one exception: a line lasts as long as the voice takes to say it
+(voice.py). They sit in one place so that the planned length of a script
+(`planned_duration`, which estimates speech from the line's length) and the recorded
+one agree.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from tasks.sandbox.tutorials.script import Step, TutorialScript
 
-# A relaxed narrator: about 150 words a minute.
-WORDS_PER_SECOND = 2.5
+# How fast the voice (voice.py) speaks: the 13 scripts' 338 lines, 30,053 characters, take 2,520 s (2026-11-28,
+# espeak-ng 1.51 at -s 120), and every script's planned length came within 2.5% of its recording. Characters follow
+# the voice better than words: on the earlier one-minute scripts a line's estimate was off by 0.47 s (rms) against
+# 0.79 s by words, and one script's plan by 10.2% by words.
+CHARS_PER_SECOND = 11.9
 # Silence after each narration line before the next one starts.
 SENTENCE_GAP_S = 0.5
 # The hand starts moving a little after the narrator starts talking about it.
@@ -34,7 +40,8 @@ AFTER_ACTION_S = 0.35
 
 
 def speech_seconds(text: str) -> float:
-    return len(text.split()) / WORDS_PER_SECOND + 0.3
+    """The plan's estimate of how long a line is heard (the recording uses the voice's real length)."""
+    return len(text) / CHARS_PER_SECOND
 
 
 def action_lead(speech_s: float) -> float:
@@ -90,12 +97,15 @@ def planned_action_seconds(step: Step) -> float:
     raise ValueError(f"unknown step kind {step.kind}")
 
 
-def planned_step_seconds(step: Step) -> float:
-    speech = speech_seconds(step.say)
+def planned_step_seconds(step: Step, speech: float | None = None) -> float:
+    speech = speech_seconds(step.say) if speech is None else speech
     lead = action_lead(speech)
     return max(lead + planned_action_seconds(step), speech + SENTENCE_GAP_S)
 
 
-def planned_duration(script: TutorialScript) -> float:
-    """The video length a script is expected to give (within about 10%)."""
-    return 0.6 + sum(planned_step_seconds(step) for step in script.steps) + 1.0
+def planned_duration(script: TutorialScript, speech_s: Sequence[float] | None = None) -> float:
+    """The video length a script is expected to give (within about 10%); `speech_s`: each line's real spoken
+    length in place of the estimate."""
+    spoken = [None] * len(script.steps) if speech_s is None else list(speech_s)
+    steps = sum(planned_step_seconds(step, speech) for step, speech in zip(script.steps, spoken, strict=True))
+    return 0.6 + steps + 1.0

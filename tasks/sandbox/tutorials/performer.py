@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 
 import cv2
@@ -78,8 +79,10 @@ _DESCRIBE_JS = """(el, point) => {
 class Performer:
     def __init__(
         self, page: Page, film: BrowserFilm, script: TutorialScript, base_url: str, rng: random.Random,
-        shown_base: str | None = None,
+        speech_s: Sequence[float], shown_base: str | None = None,
     ) -> None:
+        if len(speech_s) != len(script.steps):
+            raise ValueError(f"{len(speech_s)} spoken lengths for {len(script.steps)} steps")
         self.page = page
         self.film = film
         self.script = script
@@ -88,6 +91,8 @@ class Performer:
         # a recording made on other ports is the same video (tasks/recording_store.py keys it so).
         self.shown_base = (shown_base or base_url).rstrip("/")
         self.rng = rng
+        # How long each step's line is heard (voice.py): the step lasts at least that, and its cue is that interval.
+        self.speech_s = list(speech_s)
         self.cdp = page.context.new_cdp_session(page)
         self.watcher = PageWatcher(page)
         self.navigations = 0
@@ -113,7 +118,7 @@ class Performer:
         self.film.hold(1.0)
 
     def _play_step(self, step: Step) -> None:
-        speech = pacing.speech_seconds(step.say)
+        speech = self.speech_s[step.index]
         started = self.film.t
         self.film.hold(pacing.action_lead(speech))
         getattr(self, f"_do_{step.kind}")(step)

@@ -2,10 +2,12 @@
 
 For each script in `scripts/`, `<cache>/sandbox/tutorials/` receives:
 
-    <name>.mp4           H.264, 1280x800 (browser bar + 1280x720 page), constant 15 fps
-    <name>.srt           the narration, one cue per step
+    <name>.mp4           H.264, 1280x800 (browser bar + 1280x720 page), constant 15 fps, and an AAC track of the
+                         narration spoken by espeak-ng (voice.py, soundtrack.py)
+    <name>.srt           the narration, one cue per step: the interval where its line is heard
     <name>.actions.json  what was done, when, and where (see ground_truth.py)
-    <name>.fingerprint   hash of the script, the recorder code (this folder's and the engine's) and the site's seed
+    <name>.fingerprint   hash of the script, the recorder code (this folder's and the engine's), the voice and the
+                         site's seed
 
 A tutorial is recorded again only when its fingerprint changed or a file is
 missing; one recorded before under the same fingerprint, in any clone or test session
@@ -41,7 +43,7 @@ from tasks.recording.style import VideoStyle
 from tasks.sandbox import server
 from tasks.sandbox.login import log_in
 from tasks.sandbox.sites import SITES
-from tasks.sandbox.tutorials import chrome
+from tasks.sandbox.tutorials import chrome, soundtrack, voice
 from tasks.sandbox.tutorials.cursor import POINTER, RING
 from tasks.sandbox.tutorials.film import BrowserFilm
 from tasks.sandbox.tutorials.ground_truth import TutorialRecord, to_srt
@@ -120,8 +122,8 @@ def tutorials_dir(settings: Settings) -> Path:
 
 
 def fingerprint(script: TutorialScript) -> str:
-    """Changes when the script, the recorder's code or the site's seed changes."""
-    identity = script.path.read_bytes() + SITES[script.site].seed_fingerprint().encode()
+    """Changes when the script, the recorder's code, the voice (another espeak-ng) or the site's seed changes."""
+    identity = script.path.read_bytes() + SITES[script.site].seed_fingerprint().encode() + voice.identity().encode()
     return recording_files.fingerprint(identity, _CODE)
 
 
@@ -248,17 +250,28 @@ def record_one(settings: Settings, script: TutorialScript, browser, folder: Path
     spec = SITES[script.site]
     server.reset(settings, [script.site])
     files = TutorialFiles.of(folder, script.name)
+    lines = voice.speak_all(script.narration)
     # Not *.mp4 until it is complete, so that nothing reading the folder takes a half-written video.
     partial_video = files.video.with_name(files.video.name + ".partial")
+    silent_video = files.video.with_name(files.video.name + ".silent.partial")
     timeout_ms = settings.browser.action_timeout_ms
-    with recording_files.filming(browser, STYLE, partial_video, timeout_ms) as (context, encoder):
+    with recording_files.filming(browser, STYLE, silent_video, timeout_ms) as (context, encoder):
         if script.login:
             log_in(context, spec, server.site_url(spec, settings))
         page = context.new_page()
         rng = random.Random(f"tutorial:{script.name}")  # same script, same video
         film = BrowserFilm(encoder, STYLE, cursor=(rng.uniform(560, 760), rng.uniform(380, 520)))
-        performer = Performer(page, film, script, server.site_url(spec, settings), rng, shown_base(script.site))
+        speech_s = [line.seconds for line in lines]
+        performer = Performer(page, film, script, server.site_url(spec, settings), rng, speech_s,
+                              shown_base(script.site))  # fmt: skip
         performer.play()
+    try:
+        # Each line from its cue's start: the subtitles are exactly where the voice is heard.
+        clips = [(cue.start_s, line.samples) for cue, line in zip(performer.cues, lines, strict=True)]
+        track = soundtrack.mix(clips, film.frames / FPS, voice.SAMPLE_RATE)
+        soundtrack.add_track(silent_video, track, voice.SAMPLE_RATE, partial_video)
+    finally:
+        silent_video.unlink(missing_ok=True)
     record = TutorialRecord(
         name=script.name, title=script.title, description=script.description, site=script.site,
         start_url=script.start_url, fps=FPS, width=WIDTH, height=STYLE.height, page_top=chrome.HEIGHT,
