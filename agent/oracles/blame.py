@@ -5,9 +5,9 @@ The episode is followed along the reference solution with the oracles' own track
 never did. Then, asking the one coverage engine (tasks/reference/coverage.py):
 - no labeled trajectory of its videos covers that step, but a tutorial's log does: the
   labels oracle (`labels`) is the first that helps; when no log does either, none can;
-- labeled trajectories cover it, but none of them was shown when the step was due:
-  the selection oracle (`selection`);
-- one of them was shown: the grounding oracle (`grounding`).
+- labeled trajectories cover it, but none of them was shown when the step was due, at a place
+  still ahead of what the policy had carried out of it: the selection oracle (`selection`);
+- one of them was: the grounding oracle (`grounding`).
 The loss account (evaluation/reports/loss_account.py) decides its stages with the same
 engine; `RUNG_OF_STAGE` there maps its stages to these rungs, and a test holds the two to it.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from foundation.records.trajectory import Trajectory
 from tasks.reference.coverage import covering
-from tasks.reference.progress import Act, follow
+from tasks.reference.progress import Act, covers_ahead, follow
 from tasks.reference.steps import ReferenceStep
 
 RUNGS = ("labels", "selection", "grounding")
@@ -37,4 +37,5 @@ def first_rung(
         return "labels" if covering(truths, remaining, intent, from_start=False) else None
     due = acts[max(start - 1, 0):]  # the demonstration followed when the step before was done, and those after
     shown = {act.shown_trajectory for act in due}
-    return "grounding" if shown & {cover.trajectory_id for cover in covers} else "selection"
+    ahead = covers_ahead(covers, acts[:start])  # a cover the policy had already passed in its trajectory is no help
+    return "grounding" if shown & {cover.trajectory_id for cover in ahead} else "selection"

@@ -44,7 +44,7 @@ from evaluation.running.episode_acts import episode_acts
 from foundation.records.task_record import TaskRecord
 from tasks.reference.coverage import Cover, covering
 from tasks.reference.names import answers_agree, names_agree, normalise_name
-from tasks.reference.progress import OTHER_VALUE, Act, does, follow, nth_words
+from tasks.reference.progress import OTHER_VALUE, Act, covers_ahead, does, follow, nth_words
 from tasks.reference.steps import ReferenceStep
 
 STAGES = (
@@ -169,15 +169,9 @@ def _diverged(
     covers = covering(tutorials.trajectories(videos or []), remaining, intent, from_start=False)
     if not covers:
         return _not_covered(record, step, remaining, needed, videos or [], tutorials)
-    reached: dict[str, int] = {}  # trajectory -> the furthest of its steps carried out before the window
-    for act in acts[:start]:
-        tid, place = act.shown_trajectory, _demonstrated(act)
-        if tid and place:
-            reached[tid] = max(reached.get(tid, 0), place)
     by_id: dict[str, Cover] = {}
-    for cover in sorted(covers, key=lambda c: c.position):  # its first place still ahead of the policy
-        if cover.position + 1 > reached.get(cover.trajectory_id, 0):
-            by_id.setdefault(cover.trajectory_id, cover)
+    for cover in sorted(covers_ahead(covers, acts[:start]), key=lambda c: c.position):  # still ahead of the policy
+        by_id.setdefault(cover.trajectory_id, cover)
     shown = [(act, act.shown_trajectory) for act in window]
     foreign = next((tid for _, tid in shown if tid and tutorials.video_of(tid) is None), None)
     if foreign is not None:
@@ -299,7 +293,7 @@ def _not_grounded(
                     "its actions followed, so whether that step failed to ground is not known", step=first.step,
                     element=cover.label, **base)  # fmt: skip
     following = [act for act in window if act.shown_trajectory == tid]
-    carried = [act for act in following if _demonstrated(act) == position + 1 and act.kind != "clear" and act.ok]
+    carried = [act for act in following if act.demonstrated_step == position + 1 and act.kind != "clear" and act.ok]
     if carried:
         act = carried[-1]
         if not cover.first_exact and act.kind == step.kind and (step.kind == "select" or act.role == step.role):
@@ -353,7 +347,7 @@ def _failed_step(window: list[Act], tid: str, wanted: int) -> tuple[int, int, st
 def _skipped_number(act: Act, what: str) -> int:
     """The trajectory step a whole-video skip names (the demonstration record lists the steps' descriptions)."""
     actions = (act.extra.get("demonstration") or {}).get("actions") or []
-    shown_at = _demonstrated(act) or len(actions) + 1
+    shown_at = act.demonstrated_step or len(actions) + 1
     places = [n for n, text in enumerate(actions, start=1) if text == what and n < shown_at]
     return places[-1] if places else 0
 
@@ -386,11 +380,6 @@ def _shows_demonstrations(window: list[Act], info: dict[str, Any]) -> bool:
     """Whether the policy records demonstrations at all (what it showed or chose, or its mode)."""
     keys = ("demonstration", "selection", "whole_video_choice")
     return any(key in act.extra for act in window for key in keys) or "shown" in info or "mode" in info
-
-
-def _demonstrated(act: Act) -> int | None:
-    demonstrated = act.extra.get("demonstrated")
-    return demonstrated.get("step") if isinstance(demonstrated, dict) else None
 
 
 def _decision(act: Act) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tasks.reference.coverage import Cover
 from tasks.reference.names import names_agree, same_address, values_agree
 from tasks.reference.steps import MENU_ROLES, OPTION_ROLES, ReferenceStep, ordinal
 
@@ -61,6 +62,12 @@ class Act:
         """The trajectory the step's policy info says was shown (its `demonstration` record), if any."""
         demonstration = self.extra.get("demonstration")
         return demonstration.get("trajectory_id") if isinstance(demonstration, dict) else None
+
+    @property
+    def demonstrated_step(self) -> int | None:
+        """Which step (from 1) of the shown trajectory this act carried out, where the policy records it (the replay)."""
+        demonstrated = self.extra.get("demonstrated")
+        return demonstrated.get("step") if isinstance(demonstrated, dict) else None
 
     @property
     def acting(self) -> bool:
@@ -201,3 +208,14 @@ def follow(acts: list[Act], steps: list[ReferenceStep], values_count: bool = Tru
 
 def nth_words(step: ReferenceStep) -> str:
     return f"the {ordinal(step.nth + 1)} {step.role} {step.name!r} of several"
+
+
+def covers_ahead(covers: list[Cover], done: list[Act]) -> list[Cover]:
+    """The covers whose place in their trajectory is still ahead of what `done` carried out of that trajectory: one
+    behind it was passed over, and following the trajectory on does not come back to it (a new choice would)."""
+    reached: dict[str, int] = {}
+    for act in done:
+        tid, place = act.shown_trajectory, act.demonstrated_step
+        if tid and place:
+            reached[tid] = max(reached.get(tid, 0), place)
+    return [cover for cover in covers if cover.position + 1 > reached.get(cover.trajectory_id, 0)]

@@ -33,7 +33,8 @@ def _processed(folder, kept: list[Trajectory]):
 def test_the_ground_truth_is_the_scripts_description_and_action_steps():
     truth = script_subtasks(VIDEO)
     assert truth is not None and truth.description.startswith("Search One Stop Market for headphones")
-    assert truth.steps[0].startswith("First I'll click into the search box")  # the opening wander is no step
+    # The opening wander and the background told while idling are no steps; the first action is.
+    assert truth.steps[0].startswith("Let's start with a search. I click into the search box")
     assert script_subtasks("no_such_tutorial") is None
 
 

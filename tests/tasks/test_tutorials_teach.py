@@ -15,7 +15,7 @@ from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 from tasks.reference.solutions import ReferenceSolutions
 from tasks.reference.steps import reference_steps
 from tasks.sandbox.tutorials.script import load_all
-from tasks.sandbox.tutorials.teaching import (
+from tasks.reference.teaching import (
     FACTUAL_KINDS,
     UNCOVERABLE,
     VALUE_EXCEPTIONS,

@@ -11,7 +11,7 @@ Three questions, asked of the recorded tutorials (their ground-truth logs) and t
 - factual kinds: every tutorial has factual-retention tasks of each kind of VideoWA's taxonomy
   (visual perception, audio perception, full-video understanding, temporal reasoning).
 
-`python -m tasks.sandbox.tutorials.teaching [TUTORIALS_DIR]` prints all three for the recorded
+`python -m tasks.reference.teaching [TUTORIALS_DIR]` prints all three for the recorded
 tutorials (default: `<cache>/sandbox/tutorials`).
 """
 
