@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from foundation.errors import UserError
+from foundation.records.trajectory import LabeledAction
 from processing.changed_frames import KeyFrame
 from processing.ocr_labeler.events import assemble
 from processing.ocr_labeler.observe import observe
-from foundation.records.trajectory import LabeledAction
 from settings.schema import OcrLabelerSettings
 
 EVIDENCE_MODES = ("auto", "ring", "dwell")
-LABELER_VERSION = 5  # bump when a change to the code changes labels, so stored labeling is redone
+LABELER_VERSION = 6  # bump when a change to the code changes labels, so stored labeling is redone
 
 
 @dataclass(frozen=True)

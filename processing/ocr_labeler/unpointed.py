@@ -2,10 +2,14 @@
 
 At a click the pointer sits on its target, often over the very letters that name it.
 The patch it covers is taken from the latest recent frame in which the pointer was
-elsewhere, provided the pixels around the patch show the same page in both frames (it
-did not scroll or change; a hover tint that came or went is fine, the letters under it
-are the same, and the patch is shifted to the tint); failing that, the pointer's pixels
-are painted over from the colours around them, which loses at most a letter's part.
+elsewhere, provided the pixels around the patch, and those inside it that the pointer
+leaves in view, show the same page in both frames (it did not scroll or change; a hover
+tint that came or went is fine, the letters under it are the same, and the patch is
+shifted to the tint); failing that, the pointer's pixels are painted over from the
+colours around them, which loses at most a letter's part. The patch's own visible pixels
+count because a change may stay within it: letters typed up to the pointer, or a focus
+ring drawn along a field's edge, would otherwise be pasted over with the old page's
+pixels (a stroke of the placeholder beside the typed word, read as one more letter).
 """
 
 from __future__ import annotations
@@ -36,26 +40,30 @@ def pointer_free(
     if patch[0] >= patch[2] or patch[1] >= patch[3]:
         return image
     ring = clip_box(grow(patch, 4), frame.width, frame.height)
+    covered = sprite_mask(hit, (frame.height, frame.width))
     for older in buffer.recent():
         if older.index >= frame.index:
             continue
         other = hit_at(older.index)
         if other is not None and overlaps(sprite_box(other, margin=2), ring):
             continue
-        if _border_difference(frame, older, patch, ring) <= _SAME_SHARE:
+        if _border_difference(frame, older, patch, ring, covered) <= _SAME_SHARE:
             x0, y0, x1, y1 = patch
             image[y0:y1, x0:x1] = _matched(older.bgr(), image, patch, ring)
             return image
     return _painted_over(image, hit)
 
 
-def _border_difference(a: Frame, b: Frame, inner: Box, outer: Box) -> float:
-    """Share of the pixels around the patch that differ between the frames (a hover colour, a new page)."""
+def _border_difference(a: Frame, b: Frame, inner: Box, outer: Box, covered: np.ndarray) -> float:
+    """Share of the pixels that differ between the frames (a hover colour, a new page, letters typed): around
+    the patch, or among those in it that the pointer (`covered`, a frame-sized mask) leaves in view, the larger.
+    Each is judged on its own: a change inside the patch is small beside the whole ring."""
     x0, y0, x1, y1 = outer
-    diff = cv2.absdiff(a.luma[y0:y1, x0:x1], b.luma[y0:y1, x0:x1])
-    keep = np.ones(diff.shape, bool)
-    keep[inner[1] - y0 : inner[3] - y0, inner[0] - x0 : inner[2] - x0] = False
-    return float((diff[keep] > _SAME).mean()) if keep.any() else 0.0
+    differs = cv2.absdiff(a.luma[y0:y1, x0:x1], b.luma[y0:y1, x0:x1]) > _SAME
+    around = np.ones(differs.shape, bool)
+    around[inner[1] - y0 : inner[3] - y0, inner[0] - x0 : inner[2] - x0] = False
+    within = ~around & ~covered[y0:y1, x0:x1]
+    return max(float(differs[part].mean()) if part.any() else 0.0 for part in (around, within))
 
 
 def _matched(source: np.ndarray, target: np.ndarray, patch: Box, ring: Box) -> np.ndarray:
