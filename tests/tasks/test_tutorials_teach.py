@@ -68,6 +68,25 @@ def test_no_tutorial_uses_a_value_of_its_own_tasks(task_set, logs) -> None:
     assert all(reason.strip() for reason in VALUE_EXCEPTIONS.values())
 
 
+def test_every_tutorial_is_narrated_on_an_audio_track_as_long_as_its_video(logs, sandbox) -> None:
+    """All 13 carry the spoken narration (tests/tasks/test_tutorials.py checks its timing on two; the real-server tier
+    transcribes one within a stated word error rate)."""
+    import json
+    import subprocess
+
+    from tasks.sandbox.tutorials.ground_truth import load_record
+    from tasks.sandbox.tutorials.recorder import TutorialFiles, tutorials_dir
+
+    for name in logs:
+        files = TutorialFiles.of(tutorials_dir(sandbox.settings), name)
+        output = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries",
+                                 "stream=codec_name,duration", "-of", "json", str(files.video)],
+                                capture_output=True, text=True, check=True).stdout  # fmt: skip
+        (stream,) = json.loads(output)["streams"]
+        assert stream["codec_name"] == "aac", name
+        assert abs(float(stream["duration"]) - load_record(files.actions).duration_s) <= 0.05, name
+
+
 def test_every_skill_template_has_several_instances_and_keeps_its_first_task(task_set) -> None:
     skill = [task for task in task_set.tasks if task.kind == "skill"]
     assert len(skill) >= MIN_SKILL_TASKS
