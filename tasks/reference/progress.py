@@ -65,7 +65,7 @@ class Act:
 
     @property
     def demonstrated_step(self) -> int | None:
-        """Which step (from 1) of the shown trajectory this act carried out, where the policy records it (the replay)."""
+        """Which step (from 1) of the shown trajectory this act carried out, where the policy records it (replay)."""
         demonstrated = self.extra.get("demonstrated")
         return demonstrated.get("step") if isinstance(demonstrated, dict) else None
 

@@ -14,7 +14,6 @@ from foundation.records.trajectory import LabeledAction
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 from tasks.reference.solutions import ReferenceSolutions
 from tasks.reference.steps import reference_steps
-from tasks.sandbox.tutorials.script import load_all
 from tasks.reference.teaching import (
     FACTUAL_KINDS,
     UNCOVERABLE,
@@ -24,6 +23,7 @@ from tasks.reference.teaching import (
     uncovered_tasks,
     values_shown,
 )
+from tasks.sandbox.tutorials.script import load_all
 
 # Paired comparisons over the skill tasks should see a 10-point difference: at least this many tasks.
 MIN_SKILL_TASKS = 135
@@ -98,7 +98,8 @@ def test_every_skill_template_has_several_instances_and_keeps_its_first_task(tas
     # The template's first task is the one it always had (the demo plays it); the others differ in their values.
     for (source, template), ids in instances.items():
         assert min(ids) == template, (source, template, ids)
-        intents = [task.intent for task in skill if task.source == source and task.config["intent_template_id"] == template]
+        intents = [task.intent for task in skill
+                   if task.source == source and task.config["intent_template_id"] == template]  # fmt: skip
         assert len(set(intents)) == len(intents), f"{source} template {template} repeats an intent"
 
 
