@@ -78,11 +78,11 @@ def names_match(demonstrated: str, reference: str, intent: str, choice: bool = F
     if names_agree(demonstrated, reference) or SequenceMatcher(None, a, b).ratio() >= SPELLING:
         return EXACT
     reference, demonstrated = _COUNT.sub("", reference), _COUNT.sub("", demonstrated)
-    form = shape(reference)
-    named_as_value = (choice or form in VALUE_SHAPES) and form == shape(demonstrated)
+    form, other = shape(reference), shape(demonstrated)
+    named_as_value = (choice or form in VALUE_SHAPES) and form == other
     short_names = _short_titles(reference, demonstrated)  # a category where the task has its own
     # A title (a product, a post) the task reaches by what it asks ("the most expensive product") is its own too.
-    found_title = form == "title" and shape(demonstrated) == "title"
+    found_title = form == other == "title"
     standing_in = (
         (named_as_value or short_names)
         and (named_by_task(reference, intent) or found_title)

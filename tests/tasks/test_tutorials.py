@@ -8,10 +8,8 @@ other scripts are checked without recording, through their planned length.
 from __future__ import annotations
 
 import copy
-import json
 import math
 import re
-import subprocess
 import wave
 from dataclasses import replace
 from fractions import Fraction
@@ -29,6 +27,7 @@ from tasks.sandbox.tutorials.ground_truth import TutorialRecord, load_record
 from tasks.sandbox.tutorials.recorder import fingerprint, record_tutorials, select_scripts
 from tasks.sandbox.tutorials.script import ACTION_KINDS, load_all
 from tests.tasks.video_checks import (
+    audio_streams,
     find_cursor,
     fuzzy_contains,
     inside,
@@ -189,17 +188,9 @@ def _dbfs(samples: np.ndarray) -> float:
     return 20 * math.log10(math.sqrt(float(np.mean(samples**2))) + 1e-12)
 
 
-def _audio_stream(video: Path) -> dict:
-    output = subprocess.run(
-        ["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name,duration",
-         "-of", "json", str(video)], capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
-    return json.loads(output)["streams"]
-
-
 def test_the_video_has_an_aac_narration_track_as_long_as_the_video(recordings, tracks) -> None:
     for name, (record, files, _) in recordings.items():
-        (stream,) = _audio_stream(files.video)
+        (stream,) = audio_streams(files.video)
         assert stream["codec_name"] == "aac", name
         assert abs(float(stream["duration"]) - record.duration_s) <= 0.05, name
         samples, rate = tracks[name]

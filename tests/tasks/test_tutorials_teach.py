@@ -71,18 +71,13 @@ def test_no_tutorial_uses_a_value_of_its_own_tasks(task_set, logs) -> None:
 def test_every_tutorial_is_narrated_on_an_audio_track_as_long_as_its_video(logs, sandbox) -> None:
     """All 13 carry the spoken narration (tests/tasks/test_tutorials.py checks its timing on two; the real-server tier
     transcribes one within a stated word error rate)."""
-    import json
-    import subprocess
-
     from tasks.sandbox.tutorials.ground_truth import load_record
     from tasks.sandbox.tutorials.recorder import TutorialFiles, tutorials_dir
+    from tests.tasks.video_checks import audio_streams
 
     for name in logs:
         files = TutorialFiles.of(tutorials_dir(sandbox.settings), name)
-        output = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries",
-                                 "stream=codec_name,duration", "-of", "json", str(files.video)],
-                                capture_output=True, text=True, check=True).stdout  # fmt: skip
-        (stream,) = json.loads(output)["streams"]
+        (stream,) = audio_streams(files.video)
         assert stream["codec_name"] == "aac", name
         assert abs(float(stream["duration"]) - load_record(files.actions).duration_s) <= 0.05, name
 

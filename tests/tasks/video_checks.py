@@ -29,6 +29,15 @@ def probe(video: Path) -> dict:
     return json.loads(output)["streams"][0]
 
 
+def audio_streams(video: Path) -> list[dict]:
+    """The video's audio streams: codec and duration (ffprobe)."""
+    output = subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name,duration",
+         "-of", "json", str(video)], capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    return json.loads(output)["streams"]
+
+
 def read_frames(video: Path, width: int, height: int, wanted: set[int]) -> dict[int, np.ndarray]:
     """Decode the whole video once and keep the RGB frames whose index is in `wanted`."""
     frame_bytes = width * height * 3
