@@ -55,7 +55,7 @@ SUMMARY = (*FRAMES, "video_context.summary_prompt")
 # The model-free replay (agent/replay): embedding selection, grounding, the oracles.
 REPLAY = (
     "agent.use_videos", "agent.trajectory_selection", "agent.transcript_only",
-    "selection.stage1_pool_per_video", "selection.demonstrations",
+    "selection.candidates_per_video", "selection.stage1_pool_per_video", "selection.demonstrations",
     "replay.grounding_min_similarity", "replay.substitution_min_similarity", "replay.selection_min_similarity",
     "replay.length_bonus", "replay.length_bonus_cap", "replay.grounding_weight",
     "oracle.labels", "oracle.selection", "oracle.grounding", "oracle.solutions",

@@ -44,4 +44,10 @@ register_policy(
 )
 # Model-free baseline: replays the demonstration embedding selection picks, grounded by text similarity.
 register_policy("replay", "agent.replay.policy:build_replay_policy", "the model-free baseline", reads=reads.REPLAY)
+# Diagnostics: plays the reference solutions and scores, at every step, what the replay's selection would choose
+# (agent/replay/probe.py; benchmarks/selection.py, `videodemo demo --selection`).
+register_policy(
+    "selection-probe", "agent.replay.probe:build_selection_probe",
+    "plays reference solutions, scoring replay selection at every step (diagnostics)", reads=reads.REPLAY,
+)  # fmt: skip
 register_run_options(add_agent_arguments, apply_agent_arguments)

@@ -86,10 +86,15 @@ class EmbeddingSelector:
     def reset(self, video_ids: list[str]) -> None:
         self.video_ids = list(video_ids)
 
-    def ranked(self, video_id: str, query: str, exclude: set[str]) -> list[Scored]:
-        """Stage-1 ranking of one video's trajectories (not in `exclude`), best first."""
+    def ranked(self, video_id: str, query: str, exclude: set[str], depth: int | None = 0) -> list[Scored]:
+        """Stage-1 ranking of one video's trajectories (not in `exclude`), best first: the pool stage 1 reads
+        (`depth` 0), the first `depth`, or all of them (None)."""
         replay = self.settings.replay
         pool = max(self.settings.selection.candidates_per_video, self.settings.selection.stage1_pool_per_video)
+        if depth is None:
+            pool = len(self.source.trajectories(video_id))
+        elif depth:
+            pool = depth
         # Filtering by verdict comes after the search, so it reads the whole video's list.
         k = pool + len(exclude) if self.source.demonstrations == "all" else len(self.source.index)
         hits = self.source.index.search(query, k=k, video_ids=[video_id])

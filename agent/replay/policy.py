@@ -107,6 +107,7 @@ class ReplayPolicy:
         self.first_shown: dict[str, int] = {}
         self.shown: list[dict[str, Any]] = []
         self.steps = 0
+        self.last_entry = 0  # the step of `current` the last action carried out
         self.progress: LiveProgress | None = None  # along the reference solution, with an oracle on
 
     # ---- the Policy protocol ----
@@ -170,6 +171,7 @@ class ReplayPolicy:
         step = self.current.actions[self.position] if self.current else None  # type: ignore[index]
         info["demonstrated"] = {"step": self.position + 1, "action": step.describe() if step else ""}
         info["replayed"] = plan.record()
+        self.last_entry = self.position
         self._advance(plan)
         return PolicyStep(plan.action, StepInfo.from_dict(info))
 
@@ -192,6 +194,47 @@ class ReplayPolicy:
     def close(self) -> None:
         self.env = None
 
+    # ---- what the selection probe asks (agent/replay/probe.py) ----
+
+    def checkpoint(self) -> dict[str, Any]:
+        """What an action changes of the episode's memory, to take it back (`forget`)."""
+        return {"replayed": dict(self.replayed), "followed": set(self.followed),
+                "used": set(self.planner.used_values), "cleared": self.planner.cleared}  # fmt: skip
+
+    def forget(self, checkpoint: dict[str, Any]) -> None:
+        """Take back the last action, as if it had not been carried out, and drop the trajectory being followed:
+        the next step selects again."""
+        self.current, self.position = None, 0
+        self.replayed, self.followed = checkpoint["replayed"], checkpoint["followed"]
+        self.planner.used_values, self.planner.cleared = checkpoint["used"], checkpoint["cleared"]
+
+    def stage1_ranking(self, observation: Observation) -> list[str]:
+        """Every trajectory of the task's videos in stage 1's order on this page (best first), none passed over."""
+        if self.selector is None or self.task is None:
+            return []
+        query = ranking_text(self.task.intent, page_title(observation))
+        ranked = [c for video in self.videos.processed for c in self.selector.ranked(video, query, set(), depth=None)]
+        return [c.trajectory.trajectory_id for c in sorted(ranked, key=lambda c: -c.stage1)]
+
+    def plan_first_step(self, trajectory: Trajectory, page: PageView, memo: dict) -> tuple[int, Plan | None]:
+        """The trajectory's first replayed step and its plan on this page (None: it cannot start here); spans sharing
+        a first step are planned once per `memo`."""
+        start = _first_actionable(trajectory.actions, 0)
+        if start is None:
+            return len(trajectory.actions), None
+        key = (trajectory.video_id, trajectory.span[0] + start)
+        if key not in memo:
+            memo[key] = self.planner.plan(trajectory.actions, start, page)
+        return start, memo[key]
+
+    def stage1_candidates(self, observation: Observation) -> list[str]:
+        """The candidates stage 1 would list on this page if it selected now."""
+        if self.selector is None or self.task is None or not self.videos.processed:
+            return []
+        page = PageView(observation.nodes, self._full_page_nodes if self.env is not None else None)
+        _, _, _, record = self._select(observation, page, None, "")
+        return list(record.get("stage1", {}).get("picks", []))
+
     # ---- choosing what to replay ----
 
     def _selected_step(self, observation: Observation, page: PageView, info: dict, skipped: list[str]) -> Plan | None:
@@ -209,6 +252,23 @@ class ReplayPolicy:
                 return None
             failing = self.current.actions[self.position].describe()
             why = f"its step {self.position + 1} ({failing}) does not ground here"
+        previous = self.current
+        chosen, start, plan, record = self._select(observation, page, previous, why)
+        info["selection"] = record
+        if chosen is None:
+            self.current = previous  # kept for the record; nothing more is replayed
+            info["stop_reason"] = record["reason"]
+            return None
+        self.current, self.followed = chosen, self.followed | {chosen.trajectory_id}
+        skipped += [f"{a.describe()}: {SKIPPED_KINDS.get(a.kind, '')}" for a in chosen.actions[:start]]
+        self.position = start
+        return plan
+
+    def _select(
+        self, observation: Observation, page: PageView, previous: Trajectory | None, why: str
+    ) -> tuple[Trajectory | None, int, Plan | None, dict[str, Any]]:
+        """Stages 1 and 2 on this page, changing nothing: the choice, the step it starts at, that step's plan, and
+        the record of the decision."""
         query = ranking_text(self.task.intent, page_title(observation))
         plans: dict[str, tuple[int, Plan | None]] = {}
         by_step: dict[tuple[str, int], Plan | None] = {}  # spans sharing a first step are grounded once
@@ -230,19 +290,12 @@ class ReplayPolicy:
             furthest = self.replayed.get(trajectory.video_id)
             return furthest is not None and trajectory.span[0] <= furthest
 
-        previous = self.current
         assert self.selector is not None
         chosen, record = self.selector.select(query, first_step, replayed, self.followed, previous, why)
-        info["selection"] = record
         if chosen is None:
-            self.current = previous  # kept for the record; nothing more is replayed
-            info["stop_reason"] = record["reason"]
-            return None
-        self.current, self.followed = chosen, self.followed | {chosen.trajectory_id}
+            return None, 0, None, record
         start, plan = plans[chosen.trajectory_id]
-        skipped += [f"{a.describe()}: {SKIPPED_KINDS.get(a.kind, '')}" for a in chosen.actions[:start]]
-        self.position = start
-        return plan
+        return chosen, start, plan, record
 
     def _oracle_selected_step(self, page: PageView, info: dict, skipped: list[str]) -> Plan | None:
         """The selection oracle (agent/replay/oracle_selection.py): continue while the trajectory's next step

@@ -1,0 +1,83 @@
+"""Selection against the ground truth: every sandbox skill task's reference solution played, the replay's selection
+asked before each step what it would choose (without acting), scored against the trajectories that do the
+reference's next steps (hit@1, carried share beside the best, recall@k of the stage-1 candidates and of the method's
+pre-cut list, MRR; per template, per video; first instances apart). Minutes, not a run of the agent.
+
+    .venv/bin/python benchmarks/selection.py                      # default selection, OCR and oracle-label indexes
+    .venv/bin/python benchmarks/selection.py --ablations          # and every part of the ranking switched off in turn
+    .venv/bin/python benchmarks/selection.py --variant name=section.key=value,section.key=value ...
+    .venv/bin/python benchmarks/selection.py --labels ocr --first-only --workers 2
+
+It records and processes the tutorials as `videodemo demo` does when they are missing (the demo's cache). The
+first instances of the templates are the tuning set (docs/baselines.md says on which tasks each default was chosen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+# Each part of the default ranking switched off in turn (the settings and their meaning: settings/schema.py,
+# SelectionRankingSettings); "before" is the selection before issue 64 (the cosine of the task with the page's title
+# against the derived objective, plus a bonus per action).
+ABLATIONS: dict[str, list[str]] = {}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from cli.demo_steps import PhaseClock, process, record, start_sites
+    from cli.selection_probe import probe_lines, run_probe
+    from settings import load_settings
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--labels", choices=("ocr", "oracle", "both"), default="both",
+                        help="which index: the OCR labeler's, the ground-truth logs' (oracle.labels), or both")  # fmt: skip
+    parser.add_argument("--ablations", action="store_true", help="also every ablation of the default ranking")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME=KEY=VALUE[,KEY=VALUE]",
+                        help="a variant of your own: dotted overrides on top of the default (repeatable)")  # fmt: skip
+    parser.add_argument("--first-only", action="store_true", help="only the first instance of each template (45)")
+    parser.add_argument("--workers", type=int, default=2, help="tasks at once (default 2)")
+    parser.add_argument("--fresh", action="store_true", help="play the tasks again instead of reusing the run")
+    parser.add_argument("--json", metavar="FILE", help="also write the headline figures as JSON")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="settings for every variant (as videodemo's --set)")  # fmt: skip
+    args = parser.parse_args(argv)
+    args.all_tasks, args.quick = not args.first_only, False
+
+    settings = load_settings(overrides=args.overrides)
+    variants: dict[str, list[str]] = {"default": []}
+    if args.ablations:
+        variants.update(ABLATIONS)
+    for item in args.variant:
+        name, _, overrides = item.partition("=")
+        variants[name] = [part for part in overrides.split(",") if part]
+
+    clock = PhaseClock()
+    start_sites(settings, clock)
+    names = record(settings, clock, None, args.workers)
+    lines, headline = [], {}
+    for oracle_labels in {"ocr": (False,), "oracle": (True,), "both": (False, True)}[args.labels]:
+        index_settings = copy.deepcopy(settings)
+        index_settings.oracle.labels = oracle_labels
+        label = "oracle-labels" if oracle_labels else "OCR"
+        process(index_settings, names, args.workers, clock)
+        run_dir = run_probe(index_settings, names, variants, args, clock, label)
+        lines += probe_lines(index_settings, run_dir, label)
+        if args.json:
+            from agent.replay.probe_scores import read_probes, summary, task_groups
+            from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+
+            groups = task_groups(load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks)
+            headline[label] = summary(read_probes(run_dir, groups))
+    print("\n".join(lines + ["", "time per phase:", *clock.lines()]))
+    if args.json:
+        Path(args.json).write_text(json.dumps(headline, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

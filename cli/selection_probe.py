@@ -1,0 +1,70 @@
+"""The selection benchmark's run: every skill task's reference solution played, the replay's selection asked at each
+step (`--policy selection-probe`, agent/replay/probe.py), then its figures (agent/replay/probe_scores.py).
+
+`videodemo demo --selection` runs it on the demo's OCR index and on the oracle-labels index with the default
+selection; `benchmarks/selection.py` also runs the ablations. A run folder per index and set of variants, resumable
+like any run (`-quick` / `-all` as the demo's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import json
+import time
+from pathlib import Path
+
+from cli.demo_steps import PhaseClock, run_folder, task_ids
+
+PROBE_POLICY = "selection-probe"
+
+
+def run_probe(settings, names: list[str], variants: dict[str, list[str]], args, clock: PhaseClock, label: str) -> Path:
+    """Play the reference solutions of the skill tasks of `names` with the probe asking each variant; the run folder."""
+    from evaluation.running.runner import RunSpec, run
+    from tasks.loading import SANDBOX_CONFIGS_DIR
+
+    since = time.perf_counter()
+    key = hashlib.sha256(json.dumps(variants, sort_keys=True).encode()).hexdigest()[:8]
+    labels = "oracle-labels" if settings.oracle.labels else "ocr"
+    folder = run_folder(f"selection-probe-{labels}-{key}", args)
+    print(f"selection benchmark on the {label} index: the reference solutions played, {len(variants)} selection "
+          f"variant(s) asked at every step ...", flush=True)  # fmt: skip
+    probe_settings = copy.deepcopy(settings)
+    probe_settings.run.step_screenshots = False  # the probe reads trees, not pictures
+    spec = RunSpec(
+        tasks_path=SANDBOX_CONFIGS_DIR,
+        policy=PROBE_POLICY,
+        policy_args=argparse.Namespace(probe_variants=variants),
+        out_dir=Path(settings.paths.runs_dir) / folder,
+        kind="skill",
+        ids=task_ids(settings, names, every_instance=getattr(args, "all_tasks", False)),
+        workers=args.workers,
+        fresh=getattr(args, "fresh", False),
+    )
+    run_dir = run(spec, probe_settings)
+    clock.done(f"selection benchmark, {label}", since)
+    return run_dir
+
+
+def probe_lines(settings, run_dir: Path, label: str, details: bool = True) -> list[str]:
+    """The benchmark's tables for one run folder: variants side by side, then the default's details."""
+    from agent.replay.probe_scores import detail_table, read_probes, task_groups, variant_table
+    from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+
+    groups = task_groups(load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks)
+    probes = read_probes(run_dir, groups)
+    if not probes:
+        return [f"selection benchmark ({label}): no probed step in {run_dir}"]
+    lines = [
+        "",
+        f"SELECTION AGAINST THE GROUND TRUTH ({label} index; the first instances are the tuning set)",
+        variant_table(probes),
+    ]
+    if details:
+        first = next(iter(probes))
+        for by in ("decision", "video", "template"):
+            lines += ["", f"{first}, per {by}:", detail_table(probes[first], by)]
+    lines += [f"(run folder: {run_dir})"]
+    return lines
