@@ -25,12 +25,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # Each part of the default ranking switched off in turn (the settings and their meaning: settings/schema.py,
 # SelectionRankingSettings); "before" is the selection before issue 64 (the cosine of the task with the page's title
 # against the derived objective, plus a bonus per action).
-ABLATIONS: dict[str, list[str]] = {}
+ABLATIONS: dict[str, list[str]] = {
+    "before": ["replay.pool_by_objective_cosine=true", "replay.narration_weight=0", "replay.evidence_weight=0"],
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     from cli.demo_steps import PhaseClock, process, record, start_sites
-    from cli.selection_probe import probe_lines, run_probe
+    from cli.selection_probe import probe_lines, replay_probe, run_probe
     from settings import load_settings
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
@@ -42,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-only", action="store_true", help="only the first instance of each template (45)")
     parser.add_argument("--workers", type=int, default=2, help="tasks at once (default 2)")
     parser.add_argument("--fresh", action="store_true", help="play the tasks again instead of reusing the run")
+    parser.add_argument("--captured", action="store_true",
+                        help="ask the variants again on the pages the last live run kept (no browser, seconds): for "
+                        "trying variants; the figures to report come from a live run")  # fmt: skip
     parser.add_argument("--json", metavar="FILE", help="also write the headline figures as JSON")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="settings for every variant (as videodemo's --set)")  # fmt: skip
@@ -56,23 +61,30 @@ def main(argv: list[str] | None = None) -> int:
         name, _, overrides = item.partition("=")
         variants[name] = [part for part in overrides.split(",") if part]
 
+    from agent.replay.probe_scores import read_probes, summary, task_groups
+    from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+    from tasks.sandbox.tutorials.recorder import select_scripts
+
     clock = PhaseClock()
-    start_sites(settings, clock)
-    names = record(settings, clock, None, args.workers)
+    if args.captured:
+        names = sorted(script.name for script in select_scripts())
+    else:
+        start_sites(settings, clock)
+        names = record(settings, clock, None, args.workers)
+    groups = task_groups(load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks)
     lines, headline = [], {}
     for oracle_labels in {"ocr": (False,), "oracle": (True,), "both": (False, True)}[args.labels]:
         index_settings = copy.deepcopy(settings)
         index_settings.oracle.labels = oracle_labels
         label = "oracle-labels" if oracle_labels else "OCR"
-        process(index_settings, names, args.workers, clock)
-        run_dir = run_probe(index_settings, names, variants, args, clock, label)
-        lines += probe_lines(index_settings, run_dir, label)
-        if args.json:
-            from agent.replay.probe_scores import read_probes, summary, task_groups
-            from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
-
-            groups = task_groups(load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks)
-            headline[label] = summary(read_probes(run_dir, groups))
+        if args.captured:
+            probes, run_dir = replay_probe(index_settings, names, variants, args, clock, label), None
+        else:
+            process(index_settings, names, args.workers, clock)
+            run_dir = run_probe(index_settings, names, variants, args, clock, label)
+            probes = read_probes(run_dir, groups)
+        lines += probe_lines(index_settings, run_dir, label, probes=probes)
+        headline[label] = summary(probes)
     print("\n".join(lines + ["", "time per phase:", *clock.lines()]))
     if args.json:
         Path(args.json).write_text(json.dumps(headline, indent=2) + "\n", encoding="utf-8")

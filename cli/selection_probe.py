@@ -36,7 +36,7 @@ def run_probe(settings, names: list[str], variants: dict[str, list[str]], args, 
     spec = RunSpec(
         tasks_path=SANDBOX_CONFIGS_DIR,
         policy=PROBE_POLICY,
-        policy_args=argparse.Namespace(probe_variants=variants),
+        policy_args=argparse.Namespace(probe_variants=variants, probe_pages=str(pages_folder(settings))),
         out_dir=Path(settings.paths.runs_dir) / folder,
         kind="skill",
         ids=task_ids(settings, names, every_instance=getattr(args, "all_tasks", False)),
@@ -48,13 +48,38 @@ def run_probe(settings, names: list[str], variants: dict[str, list[str]], args, 
     return run_dir
 
 
-def probe_lines(settings, run_dir: Path, label: str, details: bool = True) -> list[str]:
-    """The benchmark's tables for one run folder: variants side by side, then the default's details."""
+def pages_folder(settings) -> Path:
+    """Where the probe keeps the pages it was asked on, per index (agent/replay/probe.py: CapturedPages)."""
+    return Path(settings.paths.cache_dir) / "selection-pages" / ("oracle-labels" if settings.oracle.labels else "ocr")
+
+
+def replay_probe(settings, names: list[str], variants: dict[str, list[str]], args, clock: PhaseClock, label: str):
+    """The variants asked again on the pages the last live probe kept (no browser): the probed steps per variant."""
+    from agent.replay.probe import CapturedPages, replay_captured, variant_settings
+    from agent.replay.probe_scores import probed_steps, task_groups
+    from foundation.errors import UserError
+    from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+
+    since = time.perf_counter()
+    pages = CapturedPages(pages_folder(settings))
+    wanted = set(task_ids(settings, names, every_instance=getattr(args, "all_tasks", False)).split(","))
+    tasks = [task for task in load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks if task.key in wanted]
+    if not set(pages.task_keys()) & wanted:
+        raise UserError(f"no captured pages in {pages.folder}: run the benchmark once without --captured")
+    records = replay_captured(settings, variant_settings(settings, variants), pages, tasks)
+    clock.done(f"selection variants on the captured pages, {label}", since)
+    return probed_steps(records, task_groups(load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks))
+
+
+def probe_lines(settings, run_dir: Path | None, label: str, details: bool = True, probes=None) -> list[str]:
+    """The benchmark's tables for one run folder (or the probed steps given): variants side by side, then the
+    default's details."""
     from agent.replay.probe_scores import detail_table, read_probes, task_groups, variant_table
     from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
 
-    groups = task_groups(load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks)
-    probes = read_probes(run_dir, groups)
+    if probes is None:
+        groups = task_groups(load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks)
+        probes = read_probes(run_dir, groups)
     if not probes:
         return [f"selection benchmark ({label}): no probed step in {run_dir}"]
     lines = [
@@ -66,5 +91,5 @@ def probe_lines(settings, run_dir: Path, label: str, details: bool = True) -> li
         first = next(iter(probes))
         for by in ("decision", "video", "template"):
             lines += ["", f"{first}, per {by}:", detail_table(probes[first], by)]
-    lines += [f"(run folder: {run_dir})"]
+    lines += [f"(run folder: {run_dir})" if run_dir else "(asked again on the pages the last live run captured)"]
     return lines

@@ -48,6 +48,7 @@ from foundation.records.trajectory import LabeledAction, Trajectory, VideoRecord
 from processing.stages import action_filtering, merging, trajectory_filtering
 from processing.stages.asking import StageStats
 from processing.stages.spoiling import spoil_actions
+from processing.narration import NARRATION_VERSION, narrate, read_cues
 from processing.stages.trajectories import build_trajectory, subsequences, whole_video_trajectory
 from processing.summary import RunSummary, StageRun, VideoOutcome
 from processing.transcripts import VTT_NAME, needs_speech_recognition, planned_transcript_calls, video_transcript
@@ -504,12 +505,14 @@ class Pipeline:
         if self.index is None:
             return
         folder = state.files.folder
+        cues = read_cues(folder / VTT_NAME)
         source_key = digest(
             {
                 "trajectories": checked["kept"],
                 "actions": [a.to_dict() for a in actions],
                 "folder": str(folder.resolve()),
                 "video": state.record.to_dict(),
+                "narration": [NARRATION_VERSION, [[c.start_s, c.end_s, c.text] for c in cues]],
             }
         )
         if not self.recompute and self.index.source_key(state.record.video_id) == source_key:
@@ -523,6 +526,7 @@ class Pipeline:
             return
         started = time.perf_counter()
         trajectories = [_rebase(Trajectory.from_dict(item), folder, relative=False) for item in checked["kept"]]
+        narrate(trajectories, actions, cues)
         whole = whole_video_trajectory(state.record, actions, state.keyframes)
         self.index.add_video(
             state.record.video_id, trajectories, source_key=source_key, video=state.record, whole_video=whole

@@ -484,6 +484,25 @@ class ReplaySettings:
     length_bonus_cap: int = 5
     # Stage 2: weight of how well a candidate's first step grounds, beside its stage-1 score.
     grounding_weight: float = 0.5
+    # Stage 1: weight of the cosine of the trajectory's objective with the task and page (FAISS).
+    objective_weight: float = 1.0
+    # Stage 1: weight of the cosine of what the narrator says over the trajectory with the task (0: not read).
+    narration_weight: float = 0.0
+    # Stage 1: weight of the steps the task explains (its words, its values in the tutorial's place) less those it
+    # does not (agent/replay/evidence.py); each explained step gains `evidence_gain`, each other costs `evidence_cost`.
+    evidence_weight: float = 0.0
+    evidence_gain: float = 1.0
+    evidence_cost: float = 0.5
+    # Stage 1 pools a video's `selection.stage1_pool_per_video` nearest by the objective's cosine alone and only then
+    # orders them by the full score (before issue 64); False scores every trajectory of the video.
+    pool_by_objective_cosine: bool = False
+    # Stage 2 chooses only a candidate that does more of the task than it does besides (evidence > 0), and chooses
+    # nothing when none does: the task is done, or no demonstration left is about it.
+    evidence_gate: bool = False
+    # Continuation: "grounds" keeps the trajectory while its next step grounds (before issue 64); "explained" also
+    # needs the rest of it to do more of the task than it does besides (evidence > 0), so a tutorial's detour or its
+    # next example is left for a fresh selection.
+    continue_while: str = "grounds"
 
 
 @dataclass

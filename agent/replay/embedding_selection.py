@@ -28,6 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
+
+from agent.replay.evidence import TaskTerms, evidence
 from agent.videos.candidates import CandidateSource
 from agent.videos.verdicts import choose, verdict_label, verdict_of
 from foundation.records.trajectory import Trajectory
@@ -54,6 +57,7 @@ class Scored:
     stage1: float  # similarity + length bonus: the stage-1 ranking
     first: FirstStep | None = None
     total: float | None = None
+    evidence: float | None = None  # the steps the task explains less the others (None: not read)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -69,6 +73,8 @@ class Scored:
             data["grounding"] = None if self.first.similarity is None else round(self.first.similarity, 3)
         if self.total is not None:
             data["total"] = round(self.total, 4)
+        if self.evidence is not None:
+            data["evidence"] = round(self.evidence, 3)
         return data
 
 
@@ -77,16 +83,34 @@ def ranking_text(intent: str, page_title: str) -> str:
     return f'{intent} (starting on "{page_title}")' if page_title.strip() else intent
 
 
+@dataclass(frozen=True)
+class RankingQuery:
+    """What stage 1 ranks a video's trajectories against: the task, and the page it is on."""
+
+    intent: str
+    page_title: str = ""
+    done: frozenset[str] = frozenset()  # what of the task this episode's steps have done (agent/replay/evidence.py)
+
+    @property
+    def text(self) -> str:
+        return ranking_text(self.intent, self.page_title)
+
+
+Encode = Callable[[list[str]], np.ndarray]  # texts -> unit vectors
+
+
 class EmbeddingSelector:
-    def __init__(self, settings: Settings, source: CandidateSource) -> None:
+    def __init__(self, settings: Settings, source: CandidateSource, encode: Encode | None = None) -> None:
         self.settings = settings
         self.source = source
+        self.encode = encode
         self.video_ids: list[str] = []
+        self._evidence: dict[tuple[str, str, frozenset[str]], float] = {}  # (trajectory, intent, done) -> evidence
 
     def reset(self, video_ids: list[str]) -> None:
         self.video_ids = list(video_ids)
 
-    def ranked(self, video_id: str, query: str, exclude: set[str], depth: int | None = 0) -> list[Scored]:
+    def ranked(self, video_id: str, query: RankingQuery, exclude: set[str], depth: int | None = 0) -> list[Scored]:
         """Stage-1 ranking of one video's trajectories (not in `exclude`), best first: the pool stage 1 reads
         (`depth` 0), the first `depth`, or all of them (None)."""
         replay = self.settings.replay
@@ -95,22 +119,43 @@ class EmbeddingSelector:
             pool = len(self.source.trajectories(video_id))
         elif depth:
             pool = depth
-        # Filtering by verdict comes after the search, so it reads the whole video's list.
-        k = pool + len(exclude) if self.source.demonstrations == "all" else len(self.source.index)
-        hits = self.source.index.search(query, k=k, video_ids=[video_id])
-        found = [
-            Scored(t, float(s), float(s) + replay.length_bonus * min(t.length, replay.length_bonus_cap))
-            for t, s in hits
-            if t.trajectory_id not in exclude
-        ]
+        every = len(self.source.trajectories(video_id))
+        if replay.pool_by_objective_cosine and depth is not None:
+            # Before issue 64: the pool is the objective's nearest by cosine, only then ordered by the full score.
+            every = min(every, pool + len(exclude)) if self.source.demonstrations == "all" else len(self.source.index)
+        hits = self.source.index.search(query.text, k=every, video_ids=[video_id])
+        found = [self._scored(t, float(s), query) for t, s in hits if t.trajectory_id not in exclude]
         found = choose(found, self.source.demonstrations, lambda c: c.trajectory)  # selection.demonstrations
         if self.source.demonstrations == "verified_first":
-            return sorted(found[:pool], key=lambda c: (verdict_of(c.trajectory) != "verified", -c.stage1))
-        return sorted(found[:pool], key=lambda c: -c.stage1)
+            found.sort(key=lambda c: (verdict_of(c.trajectory) != "verified", -c.stage1))
+        else:
+            found.sort(key=lambda c: -c.stage1)
+        return found[:pool]
+
+    def _scored(self, trajectory: Trajectory, similarity: float, query: RankingQuery) -> Scored:
+        """The stage-1 score: `replay.objective_weight` x the objective's cosine, a bonus per action up to a
+        sub-task's length, `replay.narration_weight` x the narration's cosine with the task, and
+        `replay.evidence_weight` x the steps the task explains less those it does not (agent/replay/evidence.py)."""
+        replay = self.settings.replay
+        score = replay.objective_weight * similarity
+        score += replay.length_bonus * min(trajectory.length, replay.length_bonus_cap)
+        if replay.narration_weight and trajectory.narration and self.encode is not None:
+            vectors = self.encode([query.intent, trajectory.narration])
+            score += replay.narration_weight * float(vectors[0] @ vectors[1])
+        found = None
+        if replay.evidence_weight or replay.evidence_gate:
+            key = (trajectory.trajectory_id, query.intent, query.done)
+            if key not in self._evidence:
+                terms = TaskTerms.of(query.intent)
+                gain, cost = replay.evidence_gain, replay.evidence_cost
+                self._evidence[key] = evidence(trajectory.actions, terms, gain, cost, query.done)
+            found = self._evidence[key]
+            score += replay.evidence_weight * found
+        return Scored(trajectory, similarity, score, evidence=found)
 
     def select(
         self,
-        query: str,
+        query: RankingQuery,
         first_step: Callable[[Trajectory], FirstStep],
         replayed: Callable[[Trajectory], bool],
         exclude: set[str],
@@ -120,7 +165,7 @@ class EmbeddingSelector:
         """Stages 1 and 2: the chosen trajectory (or None) and the record of the decision."""
         replay = self.settings.replay
         per_video = self.settings.selection.candidates_per_video
-        record: dict[str, Any] = {"previous": previous.trajectory_id if previous else None, "query": query}
+        record: dict[str, Any] = {"previous": previous.trajectory_id if previous else None, "query": query.text}
         if previous is not None:
             record["continuation"] = {"relevant": False, "reason": why_reselect}
         candidates: list[Scored] = []
@@ -149,10 +194,14 @@ class EmbeddingSelector:
         }
         record["candidates"] = [c.to_dict() for c in candidates]
         eligible = [c for c in candidates if c.similarity >= replay.selection_min_similarity]
+        if replay.evidence_gate:
+            eligible = [c for c in eligible if c.evidence is not None and c.evidence > 0]
         if not eligible:
             reason = (
                 "no candidate: no trajectory of the task's videos can start on this page"
                 if not candidates
+                else "no candidate does more of the task than it does besides (evidence <= 0)"
+                if replay.evidence_gate and any(c.similarity >= replay.selection_min_similarity for c in candidates)
                 else f"no candidate is similar enough to the task (cosine < {replay.selection_min_similarity})"
             )
             record.update(stage2={"choice": None, "reason": reason}, decision=NONE_CHOSEN, chosen=None)

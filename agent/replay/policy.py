@@ -34,7 +34,8 @@ from agent.oracles.progress import LiveProgress
 from agent.oracles.switches import check_mode
 from agent.replay import oracle_selection
 from agent.replay.answers import is_question, read_answer
-from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, ranking_text
+from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, RankingQuery
+from agent.replay.evidence import TaskTerms, evidence, explained
 from agent.replay.grounding import Grounder, PageView
 from agent.replay.oracle_grounding import OracleGrounder, oracle_page
 from agent.replay.steps import Plan, StepPlanner
@@ -91,7 +92,7 @@ class ReplayPolicy:
             if self.index
             else None
         )
-        self.selector = EmbeddingSelector(settings, self.source) if self.source else None
+        self.selector = EmbeddingSelector(settings, self.source, self._encode) if self.source else None
         self.env: Any = None
         self._reset_episode()
 
@@ -109,6 +110,8 @@ class ReplayPolicy:
         self.steps = 0
         self.last_entry = 0  # the step of `current` the last action carried out
         self.progress: LiveProgress | None = None  # along the reference solution, with an oracle on
+        self.done: set[str] = set()  # what of the task the steps carried out explain (agent/replay/evidence.py)
+        self.typed = False  # the last step carried out was explained typing (a commit click may follow)
 
     # ---- the Policy protocol ----
 
@@ -198,21 +201,22 @@ class ReplayPolicy:
 
     def checkpoint(self) -> dict[str, Any]:
         """What an action changes of the episode's memory, to take it back (`forget`)."""
-        return {"replayed": dict(self.replayed), "followed": set(self.followed),
-                "used": set(self.planner.used_values), "cleared": self.planner.cleared}  # fmt: skip
+        return {"replayed": dict(self.replayed), "followed": set(self.followed), "done": set(self.done),
+                "typed": self.typed, "used": set(self.planner.used_values), "cleared": self.planner.cleared}  # fmt: skip
 
     def forget(self, checkpoint: dict[str, Any]) -> None:
         """Take back the last action, as if it had not been carried out, and drop the trajectory being followed:
         the next step selects again."""
         self.current, self.position = None, 0
         self.replayed, self.followed = checkpoint["replayed"], checkpoint["followed"]
+        self.done, self.typed = checkpoint["done"], checkpoint["typed"]
         self.planner.used_values, self.planner.cleared = checkpoint["used"], checkpoint["cleared"]
 
     def stage1_ranking(self, observation: Observation) -> list[str]:
         """Every trajectory of the task's videos in stage 1's order on this page (best first), none passed over."""
         if self.selector is None or self.task is None:
             return []
-        query = ranking_text(self.task.intent, page_title(observation))
+        query = self._query(observation)
         ranked = [c for video in self.videos.processed for c in self.selector.ranked(video, query, set(), depth=None)]
         return [c.trajectory.trajectory_id for c in sorted(ranked, key=lambda c: -c.stage1)]
 
@@ -242,16 +246,20 @@ class ReplayPolicy:
         why = ""
         if self.current is not None:
             plan = self._next_plan(page, skipped)
-            if plan is not None:
+            off_task = plan is not None and self._rest_off_task()
+            if plan is not None and not off_task:
                 info["selection"] = EmbeddingSelector.continued(
                     self.current, self.position + 1, plan.describe()
                 )
                 return plan
-            if self.position >= len(self.current.actions):
+            if off_task:
+                why = f"the rest of it from step {self.position + 1} does no more of the task than it does besides"
+            elif self.position >= len(self.current.actions):
                 info["stop_reason"] = f"the demonstration {self.current.trajectory_id} is finished"
                 return None
-            failing = self.current.actions[self.position].describe()
-            why = f"its step {self.position + 1} ({failing}) does not ground here"
+            else:
+                failing = self.current.actions[self.position].describe()
+                why = f"its step {self.position + 1} ({failing}) does not ground here"
         previous = self.current
         chosen, start, plan, record = self._select(observation, page, previous, why)
         info["selection"] = record
@@ -269,7 +277,7 @@ class ReplayPolicy:
     ) -> tuple[Trajectory | None, int, Plan | None, dict[str, Any]]:
         """Stages 1 and 2 on this page, changing nothing: the choice, the step it starts at, that step's plan, and
         the record of the decision."""
-        query = ranking_text(self.task.intent, page_title(observation))
+        query = self._query(observation)
         plans: dict[str, tuple[int, Plan | None]] = {}
         by_step: dict[tuple[str, int], Plan | None] = {}  # spans sharing a first step are grounded once
 
@@ -296,6 +304,22 @@ class ReplayPolicy:
             return None, 0, None, record
         start, plan = plans[chosen.trajectory_id]
         return chosen, start, plan, record
+
+    def _query(self, observation: Observation) -> RankingQuery:
+        return RankingQuery(self.task.intent, page_title(observation), frozenset(self.done))
+
+    def _rest_off_task(self) -> bool:
+        """With `replay.continue_while` "explained": the current trajectory's rest, from the step it would carry out
+        next, does no more of the task than it does besides (evidence <= 0)."""
+        replay = self.settings.replay
+        if replay.continue_while == "grounds":
+            return False
+        if replay.continue_while != "explained":
+            raise UserError(f'replay.continue_while is "{replay.continue_while}": use "grounds" or "explained"')
+        assert self.current is not None and self.task is not None
+        rest = self.current.actions[self.position :]
+        terms = TaskTerms.of(self.task.intent)
+        return evidence(rest, terms, replay.evidence_gain, replay.evidence_cost, frozenset(self.done)) <= 0
 
     def _oracle_selected_step(self, page: PageView, info: dict, skipped: list[str]) -> Plan | None:
         """The selection oracle (agent/replay/oracle_selection.py): continue while the trajectory's next step
@@ -379,8 +403,16 @@ class ReplayPolicy:
         return plan
 
     def _advance(self, plan: Plan) -> None:
-        assert self.current is not None
+        assert self.current is not None and self.task is not None
         self.planner.commit(plan)
+        terms = TaskTerms.of(self.task.intent)
+        for action in self.current.actions[self.position : self.position + max(plan.advance, 1)]:
+            why = explained(action, terms, self.done, self.typed)
+            if why == "":
+                continue
+            if why:
+                self.done.add(why)
+            self.typed = bool(why and why.startswith("typed:"))
         if plan.advance:
             video = self.current.video_id
             index_in_video = self.current.span[0] + self.position + plan.advance - 1

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import copy
-from dataclasses import asdict, dataclass
+import json
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from agent.oracles.progress import LiveProgress, Page
@@ -31,7 +33,9 @@ from agent.replay.oracle_grounding import oracle_page
 from agent.replay.policy import ReplayPolicy
 from agent.videos.candidates import CandidateSource
 from agent.videos.page import ranking_query
-from evaluation.browser_env.observation import Observation
+from evaluation.browser_env.ax_tree import TreeNode
+from evaluation.browser_env.observation import Observation, TabInfo
+from foundation.json_files import write_json
 from evaluation.running.policies.scripted import ScriptedPolicy
 from evaluation.running.policy import PolicyStep
 from foundation.records.trajectory import Trajectory
@@ -82,8 +86,9 @@ class SelectionProbe:
     name = "selection-probe"
     reads_screenshots = False
 
-    def __init__(self, settings: Settings, variants: dict[str, Settings]) -> None:
+    def __init__(self, settings: Settings, variants: dict[str, Settings], pages: CapturedPages | None = None) -> None:
         self.settings = settings
+        self.pages = pages  # where each step's page is kept for `replay_captured`, when given
         self.references = ReferenceSolutions(settings)
         self.scripted = ScriptedPolicy(load_solutions(self.references.path), settings)
         self.variants = {name: ReplayPolicy(variant) for name, variant in variants.items()}
@@ -115,14 +120,23 @@ class SelectionProbe:
         self.steps_played += 1
         if self.steps_played > 1 and self.env is not None and self.env.record.steps:
             self.progress.carried_out(self.env.record.steps[-1])
+        if self.pages is not None and self.env is not None:
+            self.pages.save(self.task.key, self.steps_played, self.progress.position, observation,
+                            self.env.observe_full_page())  # fmt: skip
+        page, record = self.probe(observation)
+        step = self.scripted.act(observation)
+        self.progress.chose(step.reply, page)
+        step.info.put("probe", record)
+        return step
+
+    def probe(self, observation: Observation) -> tuple[Page, dict[str, Any]]:
+        """Every variant asked on this page and scored against the truth at the reference's position: the page as the
+        oracles read it, and the step's `probe` record."""
         view = PageView(observation.nodes, self._full_nodes)
         page = oracle_page(view)
         truth = self._truth(view, page)
         probes = {name: asdict(self._probe(variant, observation, page, truth)) for name, variant in self.variants.items()}
-        step = self.scripted.act(observation)
-        self.progress.chose(step.reply, page)
-        step.info.put("probe", {"truth": truth["record"], "variants": probes})
-        return step
+        return page, {"truth": truth["record"], "variants": probes}
 
     def answer_intermediate(self, question: str) -> str | None:
         return self.scripted.answer_intermediate(question)
@@ -235,6 +249,97 @@ class SelectionProbe:
         return self.env.observe_full_page().nodes if self.env is not None else None
 
 
+class CapturedPages:
+    """Each probed step's page (the observation and the whole page's tree), kept so that selection variants can be
+    asked again on the very pages the browser showed, without playing the tasks (`replay_captured`)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+
+    def save(self, task_key: str, step: int, position: int, observation: Observation, full: Observation) -> None:
+        data = {"position": position, "observation": _observation_data(observation), "full": _nodes_data(full.nodes)}
+        write_json(self.folder / _task_folder(task_key) / f"step_{step:03d}.json", data)
+
+    def steps(self, task_key: str) -> list[tuple[int, Observation, dict[str, TreeNode]]]:
+        """(reference position, observation, whole page's nodes) of each captured step, in order."""
+        found = []
+        for path in sorted((self.folder / _task_folder(task_key)).glob("step_*.json")):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            found.append((data["position"], _observation(data["observation"]), _nodes(data["full"])))
+        return found
+
+    def task_keys(self) -> list[str]:
+        return sorted(p.name.replace("-", ":", 1) for p in self.folder.iterdir() if p.is_dir()) if self.folder.is_dir() else []
+
+
+class CapturedEnvironment:
+    """What the variants read of the environment, from a captured step."""
+
+    def __init__(self) -> None:
+        self.full: Observation | None = None
+        self.url = ""
+        self.record = None
+
+    def show(self, observation: Observation, full_nodes: dict[str, TreeNode]) -> None:
+        self.url = observation.url
+        self.full = replace(observation, nodes=full_nodes)
+
+    def new_step(self) -> None:
+        pass
+
+    def observe_full_page(self) -> Observation:
+        assert self.full is not None
+        return self.full
+
+
+def replay_captured(settings: Settings, variants: dict[str, Settings], pages: CapturedPages,
+                    tasks: list[Any]) -> list[tuple[str, dict[str, Any]]]:  # fmt: skip
+    """Every variant asked again on the captured pages of `tasks`, as the live probe asks it: (task key, the step's
+    `probe` record) for each captured step, in order."""
+    probe = SelectionProbe(settings, variants)
+    env = CapturedEnvironment()
+    probe.env = env  # type: ignore[assignment]
+    for variant in probe.variants.values():
+        variant.attach_environment(env)
+    found = []
+    for task in tasks:
+        captured = pages.steps(task.key)
+        if not captured:
+            continue
+        probe.reset(task)
+        for position, observation, full_nodes in captured:
+            env.show(observation, full_nodes)
+            probe.progress.position = probe.progress.target = position  # type: ignore[union-attr]
+            _, record = probe.probe(observation)
+            found.append((task.key, record))
+    return found
+
+
+def _task_folder(task_key: str) -> str:
+    return task_key.replace(":", "-", 1)
+
+
+def _nodes_data(nodes: dict[str, TreeNode]) -> list[dict[str, Any]]:
+    return [asdict(node) for node in nodes.values()]
+
+
+def _nodes(data: list[dict[str, Any]]) -> dict[str, TreeNode]:
+    return {item["node_id"]: TreeNode(**{**item, "rect": tuple(item["rect"]) if item["rect"] else None}) for item in data}
+
+
+def _observation_data(observation: Observation) -> dict[str, Any]:
+    return {
+        "text": observation.text, "url": observation.url, "tabs": [asdict(tab) for tab in observation.tabs],
+        "nodes": _nodes_data(observation.nodes), "viewport": list(observation.viewport),
+        "scroll": list(observation.scroll),
+    }  # fmt: skip
+
+
+def _observation(data: dict[str, Any]) -> Observation:
+    return Observation(data["text"], data["url"], [TabInfo(**tab) for tab in data["tabs"]], None, _nodes(data["nodes"]),
+                       tuple(data["viewport"]), tuple(data["scroll"]))  # fmt: skip
+
+
 def variant_settings(settings: Settings, overrides: dict[str, list[str]]) -> dict[str, Settings]:
     """Each named variant: the run's settings with its dotted overrides applied."""
     variants = {}
@@ -248,4 +353,5 @@ def variant_settings(settings: Settings, overrides: dict[str, list[str]]) -> dic
 
 def build_selection_probe(settings: Settings, args: argparse.Namespace) -> SelectionProbe:
     overrides = getattr(args, "probe_variants", None) or {DEFAULT_VARIANT: []}
-    return SelectionProbe(settings, variant_settings(settings, overrides))
+    pages = getattr(args, "probe_pages", None)
+    return SelectionProbe(settings, variant_settings(settings, overrides), CapturedPages(pages) if pages else None)

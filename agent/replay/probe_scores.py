@@ -120,23 +120,28 @@ def task_groups(tasks: Iterable[Any]) -> dict[str, TaskGroup]:
 
 
 def read_probes(run_dir: Path, groups: dict[str, TaskGroup]) -> dict[str, list[ProbedStep]]:
-    """Every probed step of a run, per variant, in task and step order."""
-    found: dict[str, list[ProbedStep]] = defaultdict(list)
+    """Every probed step of a run folder, per variant, in task and step order."""
+    records = []
     tasks_dir = Path(run_dir) / TASKS_DIR
     for folder in sorted(p for p in tasks_dir.iterdir() if p.is_dir()) if tasks_dir.is_dir() else []:
         record_file, episode_file = folder / "record.json", folder / "episode.json"
         if not (record_file.is_file() and episode_file.is_file()):
             continue
         key = json.loads(record_file.read_text(encoding="utf-8")).get("task_key", "")
-        group = groups.get(key)
-        if group is None:
-            continue
         for step in json.loads(episode_file.read_text(encoding="utf-8")).get("steps", []):
-            probe = (step.get("extra") or {}).get("probe") or {}
-            if not probe.get("truth"):
-                continue
-            for variant, found_here in (probe.get("variants") or {}).items():
-                found[variant].append(ProbedStep(key, group, probe["truth"], ProbeStep(**found_here)))
+            records.append((key, (step.get("extra") or {}).get("probe") or {}))
+    return probed_steps(records, groups)
+
+
+def probed_steps(records: Iterable[tuple[str, dict[str, Any]]], groups: dict[str, TaskGroup]) -> dict[str, list[ProbedStep]]:
+    """(task key, a step's `probe` record) pairs, live or replayed on captured pages, as each variant's steps."""
+    found: dict[str, list[ProbedStep]] = defaultdict(list)
+    for key, probe in records:
+        group = groups.get(key)
+        if group is None or not probe.get("truth"):
+            continue
+        for variant, found_here in (probe.get("variants") or {}).items():
+            found[variant].append(ProbedStep(key, group, probe["truth"], ProbeStep(**found_here)))
     return dict(found)
 
 

@@ -114,6 +114,9 @@ class Trajectory:
     span: tuple[int, int]  # (i, j), inclusive indices into the video's action list
     objective_source: str = "vlm"  # "vlm" (the method) or "derived" (model-free baseline)
     checks: dict[str, Any] = field(default_factory=dict)  # trajectory-filtering verdicts and reasons
+    # What the video's narration says from the end of the action before a[i] to the end of a[j] (its transcript's
+    # cues, processing/narration.py); "" without a transcript. Left out of the JSON when empty.
+    narration: str = ""
 
     @property
     def length(self) -> int:
@@ -123,6 +126,8 @@ class Trajectory:
         data = asdict(self)
         data["actions"] = [action.to_dict() for action in self.actions]
         data["span"] = list(self.span)
+        if not data["narration"]:
+            del data["narration"]  # records without narration stay as they were written before it existed
         return data
 
     @classmethod

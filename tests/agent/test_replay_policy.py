@@ -194,3 +194,36 @@ def test_answers_are_read_by_the_kind_of_question() -> None:
                     ("StaticText", "Pending"))  # fmt: skip
     intent = "How many of my orders were canceled?"
     assert read_answer(intent, history, intent_values(intent)).text == "2"
+
+
+# ---- the selection probe (benchmarks/selection.py) ----
+
+
+def test_the_selection_probe_scores_each_step_and_the_captured_pages_ask_the_same(replay_settings, tmp_path) -> None:
+    """The reference solution passes under the probe; every step records the truth and each variant's choice; asked
+    again offline on the captured pages, the variants choose as they did live."""
+    from agent.replay.probe import CapturedPages, replay_captured, variant_settings
+    from agent.replay.probe_scores import probed_steps, summary, task_groups
+
+    variants = {"default": [], "before": ["replay.pool_by_objective_cosine=true"]}
+    spec = RunSpec(SANDBOX_CONFIGS_DIR, "selection-probe", progress=False, out_dir=tmp_path / "run", ids="shop:20,shop:23",
+                   policy_args=argparse.Namespace(probe_variants=variants, probe_pages=str(tmp_path / "pages")))  # fmt: skip
+    run_dir = run(spec, replay_settings)
+    live = []
+    for path in sorted((run_dir / "tasks").glob("*/record.json")):
+        record = json.loads(path.read_text())
+        assert record["score"] == 1.0, record["task_key"]  # the reference solution, played under the probe
+        steps = json.loads((path.parent / "episode.json").read_text())["steps"]
+        live += [(record["task_key"], step["extra"]["probe"]) for step in steps]
+    assert {key for key, _ in live} == {"shop:20", "shop:23"}
+    first = live[0][1]
+    assert first["truth"]["right"] > 0 and set(first["variants"]) == {"default", "before"}
+    assert live[-1][1]["truth"]["next"] == "stop"
+
+    tasks = [t for t in load_task_set(SANDBOX_CONFIGS_DIR, settings=replay_settings).tasks if t.key in {"shop:20", "shop:23"}]
+    again = replay_captured(replay_settings, variant_settings(replay_settings, variants), CapturedPages(tmp_path / "pages"), tasks)
+    assert [(key, record["variants"]["default"]["chosen"]) for key, record in again] == [
+        (key, record["variants"]["default"]["chosen"]) for key, record in live
+    ]
+    figures = summary(probed_steps(again, task_groups(tasks)))
+    assert set(figures) == {"default", "before"} and 0.0 <= figures["default"]["all"]["hit@1"] <= 1.0
