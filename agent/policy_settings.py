@@ -60,5 +60,5 @@ REPLAY = (
     "replay.length_bonus", "replay.length_bonus_cap", "replay.grounding_weight", "replay.objective_weight",
     "replay.narration_weight", "replay.evidence_weight", "replay.evidence_gain", "replay.evidence_cost",
     "replay.pool_by_objective_cosine", "replay.evidence_gate", "replay.continue_while",
-    "oracle.labels", "oracle.selection", "oracle.grounding", "oracle.solutions",
+    "oracle.labels", "oracle.selection", "oracle.grounding", "oracle.values", "oracle.solutions",
 )  # fmt: skip

@@ -9,6 +9,10 @@ on the skill-retention tasks at four rungs, each adding one oracle to the rung b
     + oracle labels      oracle.labels
     + oracle selection   oracle.labels, oracle.selection
     + oracle grounding   oracle.labels, oracle.selection, oracle.grounding
+    + oracle values      oracle.labels, oracle.selection, oracle.grounding, oracle.values
+
+and one rung beside them, the selection oracle on the labeler's own labels (oracle.selection): the ceiling of
+selection on real labels, compared with the replay baseline (the same index).
 
 Each rung is a normal, resumable run folder. The table gives each rung's passed/scored and
 its paired comparison with the rung below (evaluation/reports/paired_stats.py, as `videodemo
@@ -44,7 +48,14 @@ RUNGS = (
         "+ oracle grounding", "demo-ladder-labels-selection-grounding", ("labels", "selection", "grounding"),
         "grounding (name similarity)",
     ),
+    Rung(
+        "+ oracle values", "demo-ladder-labels-selection-grounding-values",
+        ("labels", "selection", "grounding", "values"), "values and answers (the task's rules)",
+    ),
 )  # fmt: skip
+# Beside the ladder, compared with its baseline: selection's ceiling on the labeler's labels.
+SELECTION_ON_LABELER = Rung("oracle selection, OCR labels", "demo-ladder-selection", ("selection",),
+                            "selection (embeddings), on the labeler's labels")  # fmt: skip
 
 
 def run_ladder(settings, names: list[str], args, clock) -> int:
@@ -59,8 +70,12 @@ def run_ladder(settings, names: list[str], args, clock) -> int:
         for name in rung.oracles:
             setattr(rung_settings.oracle, name, True)
         results.append(run_replay(rung_settings, names, rung.label, True, rung.folder, args, clock))
+    side_settings = copy.deepcopy(settings)
+    side_settings.oracle.selection = True
+    rung = SELECTION_ON_LABELER
+    side = run_replay(side_settings, names, rung.label, True, rung.folder, args, clock)
     beyond = beyond_the_top(oracle_labels, results[-1].run_dir)
-    print("\n".join(ladder_lines(results, settings.report, clock, beyond)))
+    print("\n".join(ladder_lines(results, settings.report, clock, beyond, side)))
     return 0
 
 
@@ -87,7 +102,7 @@ def beyond_the_top(settings, run_dir: Path) -> list[str]:
         _, missing = cover_chain(trajectories, references.steps(task, "the ladder"), task.intent)
         (uncovered if missing else covered).append(task.key)
     return [
-        f"Beyond the top rung, {len(failed)} tasks fail with all three oracles: {len(uncovered)} need a step that no "
+        f"Beyond the top rung, {len(failed)} tasks fail with every oracle on: {len(uncovered)} need a step that no "
         "trajectory of their videos shows (by names: a tutorial not covering the task), and "
         f"{len(covered)} are covered step by step yet fail on what no oracle replaces (the answer read off the "
         f"page, the values typed){': ' + ', '.join(covered) if covered else ''}.",
@@ -121,8 +136,23 @@ def compare_rungs(results: list[RunResult], report_settings: Any) -> list[RungRe
     return rungs
 
 
+def side_rung(baseline: RunResult, side: RunResult, report_settings: Any) -> RungResult:
+    """The rung beside the ladder, paired with the replay baseline."""
+    from evaluation.reports.comparison import compare
+    from evaluation.reports.paired_stats import compare_pair
+    from evaluation.reports.run_groups import group_configurations
+
+    labels = [RUNGS[0].label, SELECTION_ON_LABELER.label]
+    first, second = compare(group_configurations([baseline.run_dir, side.run_dir], labels), report_settings, {}).results
+    passed = sum(p for p, _ in second.frequencies.values())
+    scored = sum(s for _, s in second.frequencies.values())
+    pair = compare_pair(first.frequencies, second.frequencies, report_settings)
+    return RungResult(SELECTION_ON_LABELER, side.run_dir, passed, scored, pair)
+
+
 def ladder_lines(
-    results: list[RunResult], report_settings: Any, clock: Any = None, beyond: list[str] | None = None
+    results: list[RunResult], report_settings: Any, clock: Any = None, beyond: list[str] | None = None,
+    side: RunResult | None = None,
 ) -> list[str]:
     from foundation.text_table import text_columns
 
@@ -160,6 +190,13 @@ def ladder_lines(
             lines.append(f"  {rung.rung.label}: helped {', '.join(rung.pair.helped) or '-'}; "
                          f"hurt {', '.join(rung.pair.hurt) or '-'}")  # fmt: skip
     lines += beyond or []
+    if side is not None and results:
+        beside = side_rung(results[0], side, report_settings)
+        pair = beside.pair
+        p = f"{pair.mcnemar_p:.3g}" if pair.mcnemar_p is not None else "-"
+        lines += ["", f"Beside the ladder, {beside.rung.label} ({beside.rung.stage}): {beside.passed}/{beside.scored}, "
+                  f"{len(pair.helped) - len(pair.hurt):+d} tasks vs the replay baseline (helped {len(pair.helped)}, "
+                  f"hurt {len(pair.hurt)}, McNemar p {p}); run folder {beside.run_dir}"]  # fmt: skip
     lines += ["", "each rung's run folder (`videodemo report` them side by side for the flipped tasks' pages):"]
     lines += [f"  {rung.rung.label}: {rung.run_dir}" for rung in rungs]
     if clock is not None:

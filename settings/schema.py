@@ -762,6 +762,10 @@ class OracleSettings:
     selection: bool = False
     # The replay policy acts on the reference solution's element for a demonstrated step of the same kind.
     grounding: bool = False
+    # The replay policy types the reference solution's text where it types into the field the reference's next step
+    # types into, and stops with the reference's answer once it has done every step before the reference's stop
+    # (the tutorials teach where to type and where to read; what to type and what to answer is the task's).
+    values: bool = False
     # Reference solutions the selection and grounding oracles read: a JSON file or folder as `--solutions`
     # takes; "" = the bundled sandbox's (tasks/sandbox/solutions).
     solutions: str = ""

@@ -7,13 +7,13 @@ from foundation.errors import UserError
 from settings import Settings
 
 # Policies that read oracle.selection and oracle.grounding (oracle.labels only moves the index they read).
-READERS = {"selection": ("replay", "video"), "grounding": ("replay",)}
+READERS = {"selection": ("replay", "video"), "grounding": ("replay",), "values": ("replay",)}
 
 
 def switched_on(settings: Settings) -> list[str]:
     """The oracle switches that are on, as `oracle.NAME`."""
     oracle = settings.oracle
-    return [f"oracle.{name}" for name in ("labels", "selection", "grounding") if getattr(oracle, name)]
+    return [f"oracle.{name}" for name in ("labels", "selection", "grounding", "values") if getattr(oracle, name)]
 
 
 def check_policy(policy: str, settings: Settings) -> None:
@@ -34,3 +34,5 @@ def check_mode(settings: Settings, mode: Mode, policy: str) -> None:
         )
     if settings.oracle.grounding and mode is Mode.NONE:
         raise UserError("oracle.grounding grounds demonstrated steps, and --no-videos shows none: drop one of them")
+    if settings.oracle.values and mode is Mode.NONE:
+        raise UserError("oracle.values fills in demonstrated steps, and --no-videos shows none: drop one of them")

@@ -38,6 +38,7 @@ from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, Ranki
 from agent.replay.evidence import TaskTerms, evidence, explained
 from agent.replay.grounding import Grounder, PageView
 from agent.replay.oracle_grounding import OracleGrounder, oracle_page
+from agent.replay.oracle_values import reference_answer, reference_values
 from agent.replay.steps import Plan, StepPlanner
 from agent.replay.values import intent_values
 from agent.replay.whole_video_by_embeddings import choose_by_embeddings
@@ -81,7 +82,7 @@ class ReplayPolicy:
         oracle = settings.oracle
         check_mode(settings, self.mode, self.name)
         # The oracles' ground truth: the tasks' reference solutions (docs/baselines.md, "The oracle ladder").
-        self.references = ReferenceSolutions(settings) if oracle.selection or oracle.grounding else None
+        self.references = ReferenceSolutions(settings) if oracle.selection or oracle.grounding or oracle.values else None
         self.oracle_grounder = OracleGrounder() if oracle.grounding else None
         grounder = self.oracle_grounder or Grounder(self._encode, settings.replay.grounding_min_similarity)
         self.planner = StepPlanner(grounder, settings.replay.substitution_min_similarity, self._page_url)
@@ -123,7 +124,8 @@ class ReplayPolicy:
         self.task = task
         self.planner.begin(task.intent, intent_values(task.intent))
         if self.references is not None:
-            switch = "oracle.selection" if self.settings.oracle.selection else "oracle.grounding"
+            oracle = self.settings.oracle
+            switch = next(f"oracle.{name}" for name in ("selection", "grounding", "values") if getattr(oracle, name))
             self.progress = LiveProgress(self.references.steps(task, switch))
         if self.oracle_grounder is not None:
             self.oracle_grounder.progress = self.progress
@@ -164,6 +166,8 @@ class ReplayPolicy:
             plan = self._whole_video_step(page, skipped)
         if skipped:
             info["skipped"] = skipped
+        if plan is not None and self.settings.oracle.values:
+            plan = reference_values(plan, self.progress, oracle_page(page))  # type: ignore[arg-type]
         if self.progress is not None:
             self.progress.chose(plan.action if plan is not None else None, oracle_page(page))
         if self.current is not None:
@@ -425,6 +429,8 @@ class ReplayPolicy:
         answer = ""
         if self.task is not None and is_question(self.task.intent) and self.note is None:
             found = read_answer(self.task.intent, page.full() or page.view, self.planner.values)
+            if self.settings.oracle.values and self.progress is not None:
+                found = reference_answer(self.progress) or found
             info["answer"] = found.to_dict()
             answer = found.text.replace("]", ")")
         info["stop_reason"] = reason

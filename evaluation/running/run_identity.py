@@ -66,7 +66,7 @@ ELEMENT_IDS = "agent.stable_element_ids"
 # The "selection" block (for a policy that reads them): which demonstrations selection may show.
 SELECTION_BLOCK = ("selection.demonstrations", "selection.stage2_verdicts")
 # The "oracle" block: the switches that are on, and where their solutions come from when one is.
-ORACLE_SWITCHES = ("oracle.labels", "oracle.selection", "oracle.grounding")
+ORACLE_SWITCHES = ("oracle.labels", "oracle.selection", "oracle.grounding", "oracle.values")
 ORACLE_SOLUTIONS = "oracle.solutions"
 SAMPLE = "run.sample"  # only when not 1
 

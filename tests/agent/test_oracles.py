@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from agent.oracles.progress import LiveProgress
 from evaluation.running.runner import RunSpec, default_run_dir, run
 from foundation.errors import UserError
 from foundation.records.trajectory import LabeledAction, VideoRecord
@@ -203,11 +204,11 @@ def test_each_oracle_is_part_of_the_runs_identity(test_settings) -> None:
     settings = copy.deepcopy(test_settings)
     assert "oracle" not in spec.identity(settings)  # none on: older run folders keep their identity
     folders.add(default_run_dir(settings, spec))
-    for name in ("labels", "selection", "grounding"):
+    for name in ("labels", "selection", "grounding", "values"):
         setattr(settings.oracle, name, True)
         assert name in spec.identity(settings)["oracle"]
         folders.add(default_run_dir(settings, spec))
-    assert len(folders) == 4
+    assert len(folders) == 5
 
 
 # ---- oracle.grounding ----
@@ -225,6 +226,26 @@ def test_the_grounding_oracle_acts_on_the_reference_solutions_elements(oracle_se
     assert names_match(grounded[1]["looked_for"], "science", task.intent) == STANDING_IN
     assert all(g["similarity"] == 1.0 and "grounding oracle" in g["next_best"][0]["note"] for g in grounded)
     assert record["status"] == "passed"
+
+
+# ---- oracle.values ----
+
+GAMING_TOP = "forum:38"  # the most upvoted post of all time in the gaming forum: Forums, gaming, Top, its title
+
+
+def test_the_values_oracle_answers_with_the_reference_once_every_step_before_it_is_done(oracle_settings, tmp_path):
+    from agent.replay.oracle_values import reference_answer
+
+    settings = copy.deepcopy(oracle_settings[0])
+    settings.oracle.selection = settings.oracle.grounding = settings.oracle.values = True
+    record = play(settings, GAMING_TOP, tmp_path / "run")[GAMING_TOP]
+    last = record["episode"]["steps"][-1]
+    assert last["extra"]["answer"]["rule"].startswith("values oracle")
+    assert last["action_text"] == "stop [Indie gems from 2022 that flew under the radar?]"
+    assert record["status"] == "passed"
+    # Before the steps are done there is no answer to give: the oracle never stands in for reaching the page.
+    progress = LiveProgress(ReferenceSolutions(settings).steps(tasks_by_key(settings)[GAMING_TOP], "test"))
+    assert reference_answer(progress) is None
 
 
 # ---- oracle.selection with a model policy ----

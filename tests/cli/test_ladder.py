@@ -7,14 +7,15 @@ from pathlib import Path
 from statsmodels.stats.contingency_tables import mcnemar
 
 from cli.demo_scores import RunResult
-from cli.ladder import RUNGS, ladder_lines
+from cli.ladder import RUNGS, SELECTION_ON_LABELER, ladder_lines
 from evaluation.running.run_records import RUN_FILE, task_folder
 from foundation.json_files import write_json
 from foundation.records.task_record import RECORD_FILE
 from settings.schema import ReportSettings
 
-# Which of six tasks each rung passes: labels gain one, selection gains three and loses one, grounding gains none.
-PASSED = [{1}, {1, 2}, {2, 3, 4, 5}, {2, 3, 4, 5}]
+# Which of six tasks each rung passes: labels gain one, selection gains three and loses one, grounding gains none,
+# values gain one.
+PASSED = [{1}, {1, 2}, {2, 3, 4, 5}, {2, 3, 4, 5}, {2, 3, 4, 5, 6}]
 
 
 def write_rung(folder: Path, passed: set[int], oracles: tuple[str, ...]) -> Path:
@@ -36,7 +37,8 @@ def test_the_ladder_pairs_each_rung_with_the_one_below_and_names_the_stage_that_
         RunResult(rung.label, write_rung(tmp_path / rung.folder, passed, rung.oracles), {}, 0.0)
         for rung, passed in zip(RUNGS, PASSED)
     ]
-    text = "\n".join(ladder_lines(results, ReportSettings()))
+    side = RunResult(SELECTION_ON_LABELER.label, write_rung(tmp_path / "side", {1, 3}, ("selection",)), {}, 0.0)
+    text = "\n".join(ladder_lines(results, ReportSettings(), side=side))
     rows = {line.split("  ")[0]: line for line in text.splitlines() if line.startswith(("replay", "+ oracle"))}
     assert "1/6 = 16.7%" in rows["replay baseline"]
     assert "+1 tasks (+16.7 points)" in rows["+ oracle labels"] and "<- most" not in rows["+ oracle labels"]
@@ -47,3 +49,7 @@ def test_the_ladder_pairs_each_rung_with_the_one_below_and_names_the_stage_that_
     assert "+0 tasks (+0.0 points)" in rows["+ oracle grounding"]
     assert "The stage that loses the most tasks: selection (embeddings): its oracle gains +2 tasks" in text
     assert "+ oracle selection: helped forum:3, forum:4, forum:5; hurt forum:1" in text
+    assert "+1 tasks (+16.7 points)" in rows["+ oracle values"]
+    # Beside the ladder: the selection oracle on the labeler's labels, paired with the baseline (helps forum:3 only).
+    assert "oracle selection, OCR labels (selection (embeddings), on the labeler's labels): 2/6, +1 tasks vs the " \
+        "replay baseline (helped 1, hurt 0, McNemar p 1)" in text
