@@ -15,24 +15,29 @@ first instances of the templates are the tuning set (docs/baselines.md says on w
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-# Each part of the default ranking switched off in turn (the settings and their meaning: settings/schema.py,
-# SelectionRankingSettings); "before" is the selection before issue 64 (the cosine of the task with the page's title
-# against the derived objective, plus a bonus per action).
+# Each part of the default selection switched off in turn (the settings and their meaning: settings/schema.py,
+# ReplaySettings), and the narration the default leaves out; "before" is the selection before issue 64 (the cosine of
+# the task with the page's title against the derived objective, plus a bonus per action; continue while the next
+# step grounds).
 ABLATIONS: dict[str, list[str]] = {
-    "before": ["replay.pool_by_objective_cosine=true", "replay.narration_weight=0", "replay.evidence_weight=0"],
-}
+    "before": ["replay.pool_by_objective_cosine=true", "replay.narration_weight=0", "replay.evidence_weight=0",
+               "replay.evidence_gate=false", "replay.continue_while=grounds"],
+    "no-evidence-rank": ["replay.evidence_weight=0"],
+    "no-evidence-gate": ["replay.evidence_gate=false"],
+    "continue-while-grounds": ["replay.continue_while=grounds"],
+    "with-narration": ["replay.narration_weight=0.3"],
+}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
-    from cli.demo_steps import PhaseClock, process, record, start_sites
-    from cli.selection_probe import probe_lines, replay_probe, run_probe
+    from cli.demo_steps import PhaseClock, record, start_sites
+    from cli.selection_probe import selection_benchmark
     from settings import load_settings
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
@@ -61,8 +66,6 @@ def main(argv: list[str] | None = None) -> int:
         name, _, overrides = item.partition("=")
         variants[name] = [part for part in overrides.split(",") if part]
 
-    from agent.replay.probe_scores import read_probes, summary, task_groups
-    from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
     from tasks.sandbox.tutorials.recorder import select_scripts
 
     clock = PhaseClock()
@@ -71,20 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         start_sites(settings, clock)
         names = record(settings, clock, None, args.workers)
-    groups = task_groups(load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks)
-    lines, headline = [], {}
-    for oracle_labels in {"ocr": (False,), "oracle": (True,), "both": (False, True)}[args.labels]:
-        index_settings = copy.deepcopy(settings)
-        index_settings.oracle.labels = oracle_labels
-        label = "oracle-labels" if oracle_labels else "OCR"
-        if args.captured:
-            probes, run_dir = replay_probe(index_settings, names, variants, args, clock, label), None
-        else:
-            process(index_settings, names, args.workers, clock)
-            run_dir = run_probe(index_settings, names, variants, args, clock, label)
-            probes = read_probes(run_dir, groups)
-        lines += probe_lines(index_settings, run_dir, label, probes=probes)
-        headline[label] = summary(probes)
+    labels = {"ocr": (False,), "oracle": (True,), "both": (False, True)}[args.labels]
+    lines, headline = selection_benchmark(settings, names, variants, args, clock, labels, args.captured)
     print("\n".join(lines + ["", "time per phase:", *clock.lines()]))
     if args.json:
         Path(args.json).write_text(json.dumps(headline, indent=2) + "\n", encoding="utf-8")

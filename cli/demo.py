@@ -21,6 +21,8 @@ runs with `process-videos` and `videodemo run --policy video` once a model is se
 The runs play one skill task per intent template (its first instance); `--all-tasks` plays every
 instance (about three per template), which gives paired comparisons the power to see a 10-point
 difference, in run folders of their own (`-all` added).
+`--selection` runs, instead of the two runs, the selection benchmark (cli/selection_probe.py): every skill task's
+reference solution played and the default selection asked at each step, on the OCR and oracle-label indexes.
 `--ladder` runs, after the recording and processing, the oracle ladder instead of the two runs
 (cli/ladder.py): the replay baseline, then with oracle labels, oracle selection and oracle
 grounding added one at a time, each compared with the rung below.
@@ -66,6 +68,13 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
         "selection and grounding added one at a time, each paired with the rung below; docs/baselines.md)",
     )
     demo.add_argument(
+        "--selection",
+        action="store_true",
+        help="instead of the two runs: the selection benchmark (each task's reference solution played, the "
+        "default selection asked at every step and scored against the ground truth) on the OCR and oracle-label "
+        "indexes; benchmarks/selection.py also runs the ablations",
+    )
+    demo.add_argument(
         "--labelers",
         action="store_true",
         help="also score the OCR labeler on the other apps' recordings (held-out/untouched styles, tuned on; sealed "
@@ -81,8 +90,8 @@ def _demo(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise UserError(f"--workers is {args.workers}: pass 1 or more")
-    if args.ladder and args.labelers:
-        raise UserError("--ladder and --labelers are two separate jobs: run `videodemo demo --labelers` on its own")
+    if sum((args.ladder, args.labelers, args.selection)) > 1:
+        raise UserError("--ladder, --selection and --labelers are separate jobs: pass one of them at a time")
     if "ocr" not in LABELERS:
         raise UserError("the OCR labeler is not registered in processing/plugins.py: update the checkout")
     settings = load_settings_from_args(args)
@@ -97,6 +106,12 @@ def _demo(args: argparse.Namespace) -> int:
         from cli.ladder import run_ladder
 
         return run_ladder(settings, names, args, clock)
+    if args.selection:
+        from cli.selection_probe import selection_benchmark
+
+        lines, _ = selection_benchmark(settings, names, {"default": []}, args, clock)
+        print("\n".join(lines + ["", "time per phase:", *clock.lines()]))
+        return 0
 
     from cli.demo_scores import accuracy_lines, labeler_accuracy
 

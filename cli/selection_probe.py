@@ -93,3 +93,29 @@ def probe_lines(settings, run_dir: Path | None, label: str, details: bool = True
             lines += ["", f"{first}, per {by}:", detail_table(probes[first], by)]
     lines += [f"(run folder: {run_dir})" if run_dir else "(asked again on the pages the last live run captured)"]
     return lines
+
+
+def selection_benchmark(settings, names: list[str], variants: dict[str, list[str]], args, clock: PhaseClock,
+                        labels: tuple[bool, ...] = (False, True), captured: bool = False) -> tuple[list[str], dict]:  # fmt: skip
+    """The benchmark on each index (`labels`: oracle.labels off, on): its tables and headline figures per index.
+    Live (processing the tutorials first when needed), or asked again on the captured pages."""
+    from agent.replay.probe_scores import read_probes, summary, task_groups
+    from cli.demo_steps import process
+    from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+
+    groups = task_groups(load_task_set(SANDBOX_CONFIGS_DIR, settings=settings).tasks)
+    lines: list[str] = []
+    headline: dict = {}
+    for oracle_labels in labels:
+        index_settings = copy.deepcopy(settings)
+        index_settings.oracle.labels = oracle_labels
+        label = "oracle-labels" if oracle_labels else "OCR"
+        if captured:
+            probes, run_dir = replay_probe(index_settings, names, variants, args, clock, label), None
+        else:
+            process(index_settings, names, args.workers, clock)
+            run_dir = run_probe(index_settings, names, variants, args, clock, label)
+            probes = read_probes(run_dir, groups)
+        lines += probe_lines(index_settings, run_dir, label, probes=probes)
+        headline[label] = summary(probes)
+    return lines, headline

@@ -490,19 +490,21 @@ class ReplaySettings:
     narration_weight: float = 0.0
     # Stage 1: weight of the steps the task explains (its words, its values in the tutorial's place) less those it
     # does not (agent/replay/evidence.py); each explained step gains `evidence_gain`, each other costs `evidence_cost`.
-    evidence_weight: float = 0.0
+    # 0.1: measured best of 0.05/0.1/0.3/1.0 on the first instances (docs/baselines.md, "Selection against the ground
+    # truth").
+    evidence_weight: float = 0.1
     evidence_gain: float = 1.0
     evidence_cost: float = 0.5
     # Stage 1 pools a video's `selection.stage1_pool_per_video` nearest by the objective's cosine alone and only then
     # orders them by the full score (before issue 64); False scores every trajectory of the video.
     pool_by_objective_cosine: bool = False
-    # Stage 2 chooses only a candidate that does more of the task than it does besides (evidence > 0), and chooses
-    # nothing when none does: the task is done, or no demonstration left is about it.
-    evidence_gate: bool = False
-    # Continuation: "grounds" keeps the trajectory while its next step grounds (before issue 64); "explained" also
-    # needs the rest of it to do more of the task than it does besides (evidence > 0), so a tutorial's detour or its
-    # next example is left for a fresh selection.
-    continue_while: str = "grounds"
+    # Stage 1 passes over a candidate that repeats what the task explains and was done (the tutorial's next example)
+    # and does no more of the task than besides (evidence <= 0): when only such are left, the task is done.
+    evidence_gate: bool = True
+    # Continuation: "grounds" keeps the trajectory while its next step grounds (before issue 64). "explained" selects
+    # again when its next step repeats what the task has had done (the tutorial's next example: nothing found means
+    # stop), or when the rest of it does no more of the task than besides (a detour: kept if nothing else does more).
+    continue_while: str = "explained"
 
 
 @dataclass

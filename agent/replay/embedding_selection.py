@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agent.replay.evidence import TaskTerms, evidence
+from agent.replay.evidence import TaskTerms, evidence, repeats
 from agent.videos.candidates import CandidateSource
 from agent.videos.verdicts import choose, verdict_label, verdict_of
 from foundation.records.trajectory import Trajectory
@@ -58,6 +58,7 @@ class Scored:
     first: FirstStep | None = None
     total: float | None = None
     evidence: float | None = None  # the steps the task explains less the others (None: not read)
+    repeats: bool = False  # a step repeats what the task explains and was done (agent/replay/evidence.py)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -105,7 +106,7 @@ class EmbeddingSelector:
         self.source = source
         self.encode = encode
         self.video_ids: list[str] = []
-        self._evidence: dict[tuple[str, str, frozenset[str]], float] = {}  # (trajectory, intent, done) -> evidence
+        self._evidence: dict[tuple[str, str, frozenset[str]], tuple[float, bool]] = {}  # -> (evidence, repeats)
 
     def reset(self, video_ids: list[str]) -> None:
         self.video_ids = list(video_ids)
@@ -142,16 +143,17 @@ class EmbeddingSelector:
         if replay.narration_weight and trajectory.narration and self.encode is not None:
             vectors = self.encode([query.intent, trajectory.narration])
             score += replay.narration_weight * float(vectors[0] @ vectors[1])
-        found = None
+        found, again = None, False
         if replay.evidence_weight or replay.evidence_gate:
             key = (trajectory.trajectory_id, query.intent, query.done)
             if key not in self._evidence:
                 terms = TaskTerms.of(query.intent)
                 gain, cost = replay.evidence_gain, replay.evidence_cost
-                self._evidence[key] = evidence(trajectory.actions, terms, gain, cost, query.done)
-            found = self._evidence[key]
+                self._evidence[key] = (evidence(trajectory.actions, terms, gain, cost, query.done),
+                                       repeats(trajectory.actions, terms, query.done))  # fmt: skip
+            found, again = self._evidence[key]
             score += replay.evidence_weight * found
-        return Scored(trajectory, similarity, score, evidence=found)
+        return Scored(trajectory, similarity, score, evidence=found, repeats=again)
 
     def select(
         self,
@@ -176,6 +178,10 @@ class EmbeddingSelector:
                 if replayed(candidate.trajectory):
                     passed_over.append(f"{candidate.trajectory.trajectory_id} (starts at a step already replayed)")
                     continue
+                if replay.evidence_gate and candidate.repeats and (candidate.evidence or 0.0) <= 0:
+                    passed_over.append(f"{candidate.trajectory.trajectory_id} (repeats what was done, and does no "
+                                       "more of the task than besides)")  # fmt: skip
+                    continue
                 candidate.first = first_step(candidate.trajectory)
                 if not candidate.first.grounded:
                     passed_over.append(f"{candidate.trajectory.trajectory_id} (its first step does not ground here)")
@@ -194,14 +200,13 @@ class EmbeddingSelector:
         }
         record["candidates"] = [c.to_dict() for c in candidates]
         eligible = [c for c in candidates if c.similarity >= replay.selection_min_similarity]
-        if replay.evidence_gate:
-            eligible = [c for c in eligible if c.evidence is not None and c.evidence > 0]
         if not eligible:
             reason = (
-                "no candidate: no trajectory of the task's videos can start on this page"
+                "no candidate: no trajectory of the task's videos that does not go back over what was done can "
+                "start on this page"
+                if not candidates and replay.evidence_gate
+                else "no candidate: no trajectory of the task's videos can start on this page"
                 if not candidates
-                else "no candidate does more of the task than it does besides (evidence <= 0)"
-                if replay.evidence_gate and any(c.similarity >= replay.selection_min_similarity for c in candidates)
                 else f"no candidate is similar enough to the task (cosine < {replay.selection_min_similarity})"
             )
             record.update(stage2={"choice": None, "reason": reason}, decision=NONE_CHOSEN, chosen=None)

@@ -131,6 +131,25 @@ def evidence(
     return total
 
 
+def repeats(actions: list[LabeledAction], terms: TaskTerms, done: frozenset[str] = frozenset()) -> bool:
+    """Whether a step repeats what the task explains and this episode (or an earlier step of `actions`) did: the
+    tutorial going on to its next example."""
+    used = set(done)
+    typed = pending_typing(done)
+    for action in actions:
+        why = explanation(action, terms)
+        if why is None and typed and action.kind == "click" and starts_with_verb(action.target):
+            why = COMMIT
+        if why and why in used:
+            return True
+        if why == "":
+            continue
+        if why:
+            used.add(why)
+        typed = why is not None and why.startswith("typed:")
+    return False
+
+
 def pending_typing(done: frozenset[str] | set[str]) -> bool:
     """Explained typing was done and nothing has sent it yet."""
     return any(why.startswith("typed:") for why in done) and COMMIT not in done

@@ -35,7 +35,7 @@ from agent.oracles.switches import check_mode
 from agent.replay import oracle_selection
 from agent.replay.answers import is_question, read_answer
 from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, RankingQuery
-from agent.replay.evidence import TaskTerms, evidence, explained
+from agent.replay.evidence import TaskTerms, evidence, explained, explanation
 from agent.replay.grounding import Grounder, PageView
 from agent.replay.oracle_grounding import OracleGrounder, oracle_page
 from agent.replay.oracle_values import reference_answer, reference_values
@@ -248,15 +248,19 @@ class ReplayPolicy:
     def _selected_step(self, observation: Observation, page: PageView, info: dict, skipped: list[str]) -> Plan | None:
         """Continue the current trajectory when its next step grounds, else select again (once per step)."""
         why = ""
+        kept: Plan | None = None  # the current trajectory's next step, kept if selecting again finds nothing
         if self.current is not None:
             plan = self._next_plan(page, skipped)
-            off_task = plan is not None and self._rest_off_task()
+            off_task = self._rest_off_task() if plan is not None else ""
             if plan is not None and not off_task:
                 info["selection"] = EmbeddingSelector.continued(
                     self.current, self.position + 1, plan.describe()
                 )
                 return plan
-            if off_task:
+            if off_task == "repeats":
+                why = f"its step {self.position + 1} repeats what the task has had done (the tutorial's next example)"
+            elif off_task:
+                kept = plan
                 why = f"the rest of it from step {self.position + 1} does no more of the task than it does besides"
             elif self.position >= len(self.current.actions):
                 info["stop_reason"] = f"the demonstration {self.current.trajectory_id} is finished"
@@ -266,6 +270,12 @@ class ReplayPolicy:
                 why = f"its step {self.position + 1} ({failing}) does not ground here"
         previous = self.current
         chosen, start, plan, record = self._select(observation, page, previous, why)
+        if chosen is None and kept is not None and previous is not None:
+            # Nothing else does more of the task here: a step the task does not name (a "View Order") may still be
+            # the way on, as the tutorial shows it.
+            info["selection"] = EmbeddingSelector.continued(previous, self.position + 1, kept.describe())
+            info["selection"]["continuation"]["reason"] += f"; {why}, and no other trajectory does more here"
+            return kept
         info["selection"] = record
         if chosen is None:
             self.current = previous  # kept for the record; nothing more is replayed
@@ -312,18 +322,23 @@ class ReplayPolicy:
     def _query(self, observation: Observation) -> RankingQuery:
         return RankingQuery(self.task.intent, page_title(observation), frozenset(self.done))
 
-    def _rest_off_task(self) -> bool:
-        """With `replay.continue_while` "explained": the current trajectory's rest, from the step it would carry out
-        next, does no more of the task than it does besides (evidence <= 0)."""
+    def _rest_off_task(self) -> str:
+        """With `replay.continue_while` "explained", why the current trajectory's rest (from the step it would carry
+        out next) is off the task: "repeats" (that step repeats what the task has had done: the tutorial going on to
+        its next example), "unexplained" (the rest does no more of the task than it does besides); "" when on it."""
         replay = self.settings.replay
         if replay.continue_while == "grounds":
-            return False
+            return ""
         if replay.continue_while != "explained":
             raise UserError(f'replay.continue_while is "{replay.continue_while}": use "grounds" or "explained"')
         assert self.current is not None and self.task is not None
         rest = self.current.actions[self.position :]
         terms = TaskTerms.of(self.task.intent)
-        return evidence(rest, terms, replay.evidence_gain, replay.evidence_cost, frozenset(self.done)) <= 0
+        step = explanation(rest[0], terms) if rest else None
+        if step and step in self.done:
+            return "repeats"
+        done = frozenset(self.done)
+        return "unexplained" if evidence(rest, terms, replay.evidence_gain, replay.evidence_cost, done) <= 0 else ""
 
     def _oracle_selected_step(self, page: PageView, info: dict, skipped: list[str]) -> Plan | None:
         """The selection oracle (agent/replay/oracle_selection.py): continue while the trajectory's next step
