@@ -260,7 +260,9 @@ class ReplayPolicy:
             if off_task == "repeats":
                 why = f"its step {self.position + 1} repeats what the task has had done (the tutorial's next example)"
             elif off_task:
-                kept = plan
+                # A detour is the way on only while the task has values still to put in (a "View Order" before
+                # the task's order); with all of them in, it is the tutorial's own business (a "Remove").
+                kept = plan if any(v.text not in self.planner.used_values for v in self.planner.values) else None
                 why = f"the rest of it from step {self.position + 1} does no more of the task than it does besides"
             elif self.position >= len(self.current.actions):
                 info["stop_reason"] = f"the demonstration {self.current.trajectory_id} is finished"
@@ -425,7 +427,7 @@ class ReplayPolicy:
         assert self.current is not None and self.task is not None
         self.planner.commit(plan)
         terms = TaskTerms.of(self.task.intent)
-        for action in self.current.actions[self.position : self.position + max(plan.advance, 1)]:
+        for action in self.current.actions[self.position : self.position + plan.advance]:  # none for a clear
             why = explained(action, terms, self.done, self.typed)
             if why == "":
                 continue
