@@ -601,6 +601,12 @@ class AgentOccamSettings:
     whole_page: bool = True
     # AgentOccam's pruning of the tree (refine.py); off: the environment's tree as it is.
     refine: bool = True
+    # Which pruning: "ours" (refine.py's passes on our compact tree: empty structural nodes dropped when the page
+    # is captured, a term merged with its details once, rows as `| a | b |`) or "original" (the tree WebArena's
+    # environment builds, `main ''` and `group ''` kept, then AgentOccam's obs_opt.py passes in order,
+    # original_prune.py: tab-joined cells, row-header tables transposed, its quirks kept; `--harness agentoccam`).
+    # docs/fidelity.md says why ours stays the method's.
+    pruning: str = "ours"
     # Lines kept: of the refined tree (AgentOccam cuts it at 1,000), and of the tree when `refine` is off (500).
     observation_max_lines: int = 1000
     unrefined_max_lines: int = 500
