@@ -636,6 +636,11 @@ class AgentOccamSettings:
     planning: bool = True
     # `type` empties the field first (AgentOccam's type); off: it adds to the text, as WebArena's does.
     type_clears_field: bool = True
+    # `type` into a menu (a <select>): "choose" (ours: the option whose label or value is the text, or the one
+    # label holding it; Enter is not pressed; several or none: the step fails, naming the options) or "original"
+    # (AgentOccam's actions.py:1375-1381: click it, select all, Backspace, type the keys, Enter when asked, as on
+    # any field, so only Chromium's type-ahead and Enter choose; `--harness agentoccam`).
+    menu_typing: str = "choose"
     # Every reply takes a step, note and branch included (AgentOccam). Off (ours): after note or branch
     # the model is asked again on the same page, at most `max_planning_in_a_row` times.
     planning_takes_step: bool = True

@@ -150,6 +150,7 @@ class AgentOccamAgent(ModelPolicy):
             observation=observation,
             several_actions=True,
             type_clears_field=self.options.type_clears_field,
+            type_keys_in_menus=self.options.menu_typing == "original",
             observe_after_failed_action=self.options.observe_after_failed_action,
         )
 
@@ -686,6 +687,7 @@ _CHOICES = {
     "highlight_ids": ("any", "original"),
     "prune_hides": ("subtrees", "plans"),
     "pruning": ("ours", "original"),
+    "menu_typing": ("choose", "original"),
 }
 
 
