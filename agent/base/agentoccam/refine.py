@@ -489,6 +489,8 @@ def _render_original(
         lines.append("\t" * depth + text)
         if node.node_id and text.startswith(f"{node.role} [{node.node_id}]"):
             line_of[node.node_id] = text
+        for option_id, option_line in node.folded:
+            line_of[option_id] = option_line
         for role, inner_id, quoted in _INNER_LINE.findall(node.name):
             line_of.setdefault(inner_id, f"{role} [{inner_id}] {quoted}")
     for child in node.children:
