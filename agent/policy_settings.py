@@ -22,7 +22,8 @@ _AGENTOCCAM = (
     "agentoccam.observe_after_failed_action", "agentoccam.reply_grammar", "agentoccam.parser",
     "agentoccam.stop_answer", "agentoccam.history_observation_steps", "agentoccam.show_url_and_tabs",
     "agentoccam.prompt_source", "agentoccam.reask_note", "agentoccam.cut_marker", "agentoccam.table_rows",
-    "agentoccam.highlight_ids", "agentoccam.same_page_name_ids", "agentoccam.prune_hides",
+    "agentoccam.highlight_ids", "agentoccam.same_page_name_ids", "agentoccam.prune_hides", "agentoccam.pruning",
+    "agentoccam.menu_typing",
 )  # fmt: skip
 # The base agent `agent.base_agent` picks (AgentOccam or ReAct, which reads nothing beyond _BASE).
 _ON_BASE_AGENT = ("agent.base_agent", *_BASE, *_AGENTOCCAM)

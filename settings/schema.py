@@ -622,6 +622,12 @@ class AgentOccamSettings:
     whole_page: bool = True
     # AgentOccam's pruning of the tree (refine.py); off: the environment's tree as it is.
     refine: bool = True
+    # Which pruning: "ours" (refine.py's passes on our compact tree: empty structural nodes dropped when the page
+    # is captured, a term merged with its details once, rows as `| a | b |`) or "original" (the tree WebArena's
+    # environment builds, `main ''` and `group ''` kept, then AgentOccam's obs_opt.py passes in order,
+    # original_prune.py: tab-joined cells, row-header tables transposed, its quirks kept; `--harness agentoccam`).
+    # docs/fidelity.md says why ours stays the method's.
+    pruning: str = "ours"
     # Lines kept: of the refined tree (AgentOccam cuts it at 1,000), and of the tree when `refine` is off (500).
     observation_max_lines: int = 1000
     unrefined_max_lines: int = 500
@@ -651,6 +657,11 @@ class AgentOccamSettings:
     planning: bool = True
     # `type` empties the field first (AgentOccam's type); off: it adds to the text, as WebArena's does.
     type_clears_field: bool = True
+    # `type` into a menu (a <select>): "choose" (ours: the option whose label or value is the text, or the one
+    # label holding it; Enter is not pressed; several or none: the step fails, naming the options) or "original"
+    # (AgentOccam's actions.py:1375-1381: click it, select all, Backspace, type the keys, Enter when asked, as on
+    # any field, so only Chromium's type-ahead and Enter choose; `--harness agentoccam`).
+    menu_typing: str = "choose"
     # Every reply takes a step, note and branch included (AgentOccam). Off (ours): after note or branch
     # the model is asked again on the same page, at most `max_planning_in_a_row` times.
     planning_takes_step: bool = True

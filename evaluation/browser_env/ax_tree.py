@@ -11,7 +11,10 @@ the same in every browser session; the element behind each is found the same way
 
 Pruning keeps the text compact the way the WebArena family does: ignored nodes
 vanish (their children move up), empty structural nodes vanish, and static text
-that repeats its parent's name or value is dropped.
+that repeats its parent's name or value is dropped. With `structure="webarena"` the
+tree keeps what WebArena's structured tree keeps (browser_env/processors.py:815-891 in
+its lineage): only nodes without a name or a DOM node, and unnamed ones of its short
+role list, vanish, so `main ''`, `group ''` and a select's `MenuListPopup ''` stay.
 """
 
 from __future__ import annotations
@@ -65,6 +68,11 @@ _PRUNE_WHEN_EMPTY = frozenset(
         "Canvas",
         "caption",
     }
+)
+# The unnamed roles WebArena's tree leaves out when they have no state (processors.py:845-862); `listitem` even
+# with states. Everything else stays, named or not.
+_WEBARENA_PRUNED_WHEN_EMPTY = frozenset(
+    {"generic", "img", "list", "strong", "paragraph", "banner", "navigation", "Section", "LabelText", "Legend"}
 )
 # Roles whose current value is shown as `value: '...'`.
 _VALUE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider", "ComboBoxMenuButton"})
@@ -127,17 +135,20 @@ def capture_ax_tree(
     viewport_only: bool,
     states: str = "compact",
     numbering: DocumentIds | None = None,
+    structure: str = "compact",
 ) -> AXTree:
     """Read the page through `cdp` (a Playwright CDPSession) and render its tree; `states`: "compact"
     (`format_properties`) or "webarena" (`webarena_properties`); `numbering`: the document's stable ids
-    (None: Chrome's)."""
+    (None: Chrome's); `structure`: "compact" (ours: empty structural nodes and repeated text go) or "webarena"
+    (the nodes WebArena's tree keeps)."""
     ax_nodes = send_json(cdp, "Accessibility.getFullAXTree")["nodes"]
     snapshot = send_json(cdp, "DOMSnapshot.captureSnapshot", {"computedStyles": []})
     document = snapshot["documents"][0]
     scroll_x = float(document.get("scrollOffsetX", 0.0))
     scroll_y = float(document.get("scrollOffsetY", 0.0))
     viewport = (scroll_x, scroll_y, float(viewport_width), float(viewport_height))
-    builder = _TreeBuilder(ax_nodes, _layout_rects(document), viewport if viewport_only else None, states, numbering)
+    rects = _layout_rects(document)
+    builder = _TreeBuilder(ax_nodes, rects, viewport if viewport_only else None, states, numbering, structure)
     builder.build()
     return AXTree(builder.lines, builder.nodes, scroll_x, scroll_y, _tag_names(snapshot, document))
 
@@ -248,7 +259,11 @@ class _TreeBuilder:
         viewport: Rect | None,
         states: str = "compact",
         numbering: DocumentIds | None = None,
+        structure: str = "compact",
     ):
+        if structure not in ("compact", "webarena"):
+            raise ValueError(f"tree structure {structure!r}: use compact or webarena")
+        self.structure = structure
         self.states = states
         self.numbering = numbering
         self._keys: dict[str, int] = {}  # element keys given an id in this tree -> how many times
@@ -306,14 +321,15 @@ class _TreeBuilder:
             return
         seen.add(node_id)
         role = str(_value(node.get("role")) or "")
-        if role in _DROP_SUBTREE_ROLES:
+        webarena = self.structure == "webarena"
+        if role in _DROP_SUBTREE_ROLES and not webarena:
             return
         own_box = node.get("backendDOMNodeId") in self.rects
         backend_id = node.get("backendDOMNodeId", backend_id)
         rect = self._own_rect(node, rect)
         child_depth, child_context = depth, context
-        if not node.get("ignored", False):
-            body = self._line(node, role, context)
+        if self._shown(node):
+            body = self._webarena_line(node, role) if webarena else self._line(node, role, context)
             if body is not None:
                 name = str(_value(node.get("name")) or "")
                 shown_id = self._shown_id(node, role, name, backend_id)
@@ -327,6 +343,13 @@ class _TreeBuilder:
                     child_context = tuple(text.strip() for text in (name, str(value or "")) if text.strip())
         for child in self._children(node):
             self._render(child, child_depth, child_context, backend_id, rect, seen)
+
+    def _shown(self, node: dict[str, Any]) -> bool:
+        """Ignored nodes never have a line. WebArena's tree also skips a node without a name field or a DOM node
+        (its parse raises a KeyError for them: processors.py:822, :867): text runs and CSS-generated text."""
+        if node.get("ignored", False):
+            return False
+        return self.structure != "webarena" or ("name" in node and "backendDOMNodeId" in node)
 
     def _shown_id(self, node: dict[str, Any], role: str, name: str, backend_id: int | None) -> str:
         """Chrome's id, or with a numbering the element's number in its document. An element is known by its
@@ -356,3 +379,17 @@ class _TreeBuilder:
         if not name.strip() and not shown and role in _PRUNE_WHEN_EMPTY:
             return None
         return " ".join([f"{role} {name!r}", *shown])
+
+    def _webarena_line(self, node: dict[str, Any], role: str) -> str | None:
+        """The line WebArena's tree has for the node (processors.py:845-862), None when it has none; its text
+        is kept even when it repeats its parent (the structured tree AgentOccam prunes keeps it)."""
+        name = str(_value(node.get("name")) or "")
+        properties = list(node.get("properties") or ())
+        shown = webarena_properties(properties) if self.states == "webarena" else self._compact(node, role)
+        if not name.strip() and (role == "listitem" or (not shown and role in _WEBARENA_PRUNED_WHEN_EMPTY)):
+            return None
+        return " ".join([f"{role} {name!r}", *shown])
+
+    def _compact(self, node: dict[str, Any], role: str) -> list[str]:
+        properties = {prop["name"]: _value(prop.get("value")) for prop in node.get("properties") or ()}
+        return format_properties(role, _value(node.get("value")), properties)

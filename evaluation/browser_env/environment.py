@@ -365,6 +365,7 @@ class BrowserEnv:
                     self.limits,
                     self.settings.browser.navigation_timeout_ms,
                     self.episode.type_clears_field,
+                    self.episode.type_keys_in_menus,
                 )
             )
         except ActionError as exc:

@@ -38,6 +38,8 @@ class EpisodeOptions:
     several_actions: bool = False
     # `type` replaces a field's text (AgentOccam's type) instead of adding to it (WebArena's, VideoWA's);
     type_clears_field: bool = False
+    # `type` on a menu presses its keys as on a field (AgentOccam's) instead of choosing the option it names.
+    type_keys_in_menus: bool = False
     # after an action that fails, observe the page again; off: keep the observation from before it (AgentOccam).
     observe_after_failed_action: bool = True
 

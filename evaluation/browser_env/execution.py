@@ -5,7 +5,10 @@ into view, and act with the real mouse and keyboard at the centre of its box,
 the way a person would (and the way WebArena does). Native `<select>` menus are
 the exception: headless Chromium draws their pop-up outside the page, so an
 option is chosen by clicking its `option` id or with `type [select id] [option text]`,
-both of which set the selection and fire the page's input/change events.
+both of which set the selection and fire the page's input/change events. With
+`select_keys` (AgentOccam's, its actions.py:1375-1381) `type` on a menu is what it is on
+any field: a click, select all, Backspace, the keys, Enter when asked; what Chromium's
+menu makes of those keys is the outcome (a menu's type-ahead choice sticks on Enter).
 
 `type` appends to what a field holds, as WebArena's and VideoWA's runners do; with
 `clear_field` (AgentOccam's `type`) it first empties the field (click, select all,
@@ -113,9 +116,11 @@ def execute_action(
     limits: SettleLimits,
     navigation_timeout_ms: int,
     clear_field: bool = False,
+    select_keys: bool = False,
 ) -> dict[str, float]:
     """Carry out `action` (any kind but stop), wait for the page to settle; returns the time of each part.
-    `clear_field`: `type` replaces the field's text instead of adding to it."""
+    `clear_field`: `type` replaces the field's text instead of adding to it; `select_keys`: `type` on a menu
+    presses keys as on any field (AgentOccam's), instead of choosing the option its text names."""
     started = time.perf_counter()
     kind = action.kind
     if kind is ActionKind.NEW_TAB:
@@ -128,7 +133,7 @@ def execute_action(
     elif kind is ActionKind.CLOSE_TAB:
         tabs.close_current()
     else:
-        return _act_and_settle(action, tabs, nodes, limits, navigation_timeout_ms, started, clear_field)
+        return _act_and_settle(action, tabs, nodes, limits, navigation_timeout_ms, started, clear_field, select_keys)
     return {"action_s": time.perf_counter() - started, "wait_s": 0.0}
 
 
@@ -140,13 +145,14 @@ def _act_and_settle(
     navigation_timeout_ms: int,
     started: float,
     clear_field: bool = False,
+    select_keys: bool = False,
 ) -> dict[str, float]:
     page = tabs.current
     watcher = tabs.watcher(page)
     watcher.mark()
     tabs.take_opened()
     try:
-        _act_on_page(action, page, tabs, nodes, navigation_timeout_ms, clear_field)
+        _act_on_page(action, page, tabs, nodes, navigation_timeout_ms, clear_field, select_keys)
     except PlaywrightError as exc:
         raise ActionError(f"the browser refused `{action.kind.value}`: {_first_line(exc)}") from None
     acted = time.perf_counter()
@@ -166,7 +172,13 @@ def _act_and_settle(
 
 
 def _act_on_page(
-    action: Action, page, tabs: Tabs, nodes: dict[str, TreeNode], navigation_timeout_ms: int, clear_field: bool = False
+    action: Action,
+    page,
+    tabs: Tabs,
+    nodes: dict[str, TreeNode],
+    navigation_timeout_ms: int,
+    clear_field: bool = False,
+    select_keys: bool = False,
 ) -> None:
     kind = action.kind
     if kind is ActionKind.PRESS:
@@ -198,7 +210,7 @@ def _act_on_page(
         elif kind is ActionKind.HOVER:
             page.mouse.move(*_centre(page, cdp, node))
         elif kind is ActionKind.TYPE:
-            _type(page, cdp, node, action.text or "", action.press_enter, clear_field)
+            _type(page, cdp, node, action.text or "", action.press_enter, clear_field, select_keys)
         elif kind is ActionKind.CLEAR:
             page.mouse.click(*_centre(page, cdp, node))
             page.keyboard.press("ControlOrMeta+a")
@@ -288,8 +300,11 @@ def _click(page, tabs: Tabs, cdp, node: TreeNode) -> None:
             page.wait_for_timeout(50)
 
 
-def _type(page, cdp, node: TreeNode, text: str, press_enter: bool, clear_field: bool = False) -> None:
-    if node.role in _SELECT_ROLES:
+def _type(
+    page, cdp, node: TreeNode, text: str, press_enter: bool, clear_field: bool = False, select_keys: bool = False
+) -> None:
+    menu = node.role in _SELECT_ROLES
+    if menu and not select_keys:
         outcome = _call_on_element(cdp, node, _CHOOSE_BY_TEXT_JS, text)
         status = outcome.get("status") if isinstance(outcome, dict) else "not-select"
         if status == "ok":

@@ -54,6 +54,9 @@ class ObservationOptions:
     marks_font: str = ""  # the font of the numbers in the "videowa" style (agent.som_font)
     # The tree's element states: "compact" (ours) or "webarena" (all Chrome reports, as WebArena's tree; AgentOccam).
     states: str = "compact"
+    # Which nodes the tree keeps: "compact" (ours: empty structural nodes, text runs and repeated text go) or
+    # "webarena" (what WebArena's tree keeps, `main ''` and `group ''` too: AgentOccam's pruning reads them).
+    structure: str = "compact"
     # The tree's ids: the page's own numbers, the same in every browser session (agent.stable_element_ids), or
     # Chrome's node ids, as the originals show them.
     stable_ids: bool = True
@@ -176,7 +179,9 @@ def capture_observation(
         nodes, marks, (scroll_x, scroll_y) = som.nodes, som.marks, som.scroll
     else:
         def read(numbering: DocumentIds | None = None) -> AXTree:
-            return capture_ax_tree(cdp, width, height, options.viewport_only, options.states, numbering)
+            return capture_ax_tree(
+                cdp, width, height, options.viewport_only, options.states, numbering, options.structure
+            )
 
         if element_ids is not None and options.stable_ids:
             tree, document = _read_after_load(page, lambda: element_ids.read(cdp, read))

@@ -91,6 +91,12 @@ class Actor(Agent):
     def take_note(self, action, note_as_action=True):
         self.active_node.note.append(f"at {self.get_step()}: {note}")
 
+    def planning(self, action):
+        try:
+            raise ValueError(f"Invalid node id {node_id}: {action}.")
+        except Exception as e:
+            flaw_node.note.append(f"Stand-in: `{action}` is no plan command.")
+
     def predict_action(self, criticism_elements):
         self.call_model_with_message(
             system_prompt=instruction + "\\nStand-in: the note `{}` again.".format(getattr(self, "note_buffer", ""))
@@ -258,3 +264,23 @@ def test_a_repeated_note_keeps_its_warning_and_a_resumed_plan_shows_its_reason(t
             policy.close()
         (entry,) = server.requests("/chat/completions")
     assert _system_text(entry["body"]) == system(planning=False)
+
+
+def test_a_plan_command_it_cannot_apply_leaves_the_checkout_s_note(test_settings, stand_in) -> None:
+    """AgentOccam.py:696-699: the note on the active plan is its own sentence filled with the whole ACTION (here the
+    stand-in's, read from the checkout); ours (prompt_source ours) keeps our sentence."""
+    replies = [occam("branch [x] [Search the orders]\nclick [2]"), occam("stop [N/A]")]
+    with ScriptedServer({"name": "policy", "replies": replies}) as server:
+        policy = _original(test_settings, server, stand_in)
+        try:
+            policy.reset(_task(1))
+            for _ in replies:
+                policy.act(_page_observation())
+        finally:
+            policy.close()
+        bodies = [entry["body"] for entry in server.requests("/chat/completions")]
+    plans = _user_text(bodies[1]).split("# PREVIOUS PLANS\n")[1].split("\n# ")[0]
+    assert plans == (
+        f"(0) *now* Stand-in goal: {_task(1).intent}\n"
+        "memo#0 Stand-in: `branch [x] [Search the orders]\nclick [2]` is no plan command."
+    )

@@ -143,11 +143,14 @@ class AgentOccamAgent(ModelPolicy):
             observation = replace(observation, viewport_only=False, token_budget=None)
         if self.options.states == "original":
             observation = replace(observation, states="webarena")  # every state, as WebArena's tree reports them
+        if self.options.refine and self.options.pruning == "original":
+            observation = replace(observation, structure="webarena")  # the nodes AgentOccam's pruning reads
         return replace(
             defaults,
             observation=observation,
             several_actions=True,
             type_clears_field=self.options.type_clears_field,
+            type_keys_in_menus=self.options.menu_typing == "original",
             observe_after_failed_action=self.options.observe_after_failed_action,
         )
 
@@ -332,8 +335,11 @@ class AgentOccamAgent(ModelPolicy):
         except PlanError as exc:
             if not as_agentoccam:
                 raise
-            action = " ".join(interaction.command.split())[:200]
-            self.plans.flag(render("invalid_plan_note", action=action, reason=str(exc)))
+            if self.original_prompt is not None:  # its own sentence, from the checkout
+                self.plans.flag(self.original_prompt.invalid_plan_note(interaction.command))
+            else:
+                action = " ".join(interaction.command.split())[:200]
+                self.plans.flag(render("invalid_plan_note", action=action, reason=str(exc)))
             interaction.done_here.append(f"plan command not applied: {exc}")
         for note in reading.notes:
             self.plans.note(note, step)
@@ -387,6 +393,7 @@ class AgentOccamAgent(ModelPolicy):
             table_rows=options.table_rows,
             cut_marker=options.cut_marker,
             name_ids_in_plain=options.same_page_name_ids,
+            pruning=options.pruning,
         )
 
     def messages(
@@ -679,6 +686,8 @@ _CHOICES = {
     "table_rows": ("plain", "original"),
     "highlight_ids": ("any", "original"),
     "prune_hides": ("subtrees", "plans"),
+    "pruning": ("ours", "original"),
+    "menu_typing": ("choose", "original"),
 }
 
 

@@ -85,6 +85,7 @@ _CODE_TEXTS = {
     "active_plan": ("Actor", "get_active_plan", ("self.active_node.id", "self.active_node.text"), 0),  # :448
     "note": ("Actor", "take_note", ("self.get_step()", "note"), 0),  # :843
     "root_plan": ("AgentOccam", "init_actor", ("self.objective",), 0),  # :1330
+    "invalid_plan": ("Actor", "planning", ("action",), 0),  # :699
 }
 
 
@@ -193,6 +194,11 @@ class OriginalPrompt:
 
     def repeated_note_warning(self, note: str) -> str:
         return self.code["repeated_note"].fill({"getattr(self, 'note_buffer', '')": note})
+
+    def invalid_plan_note(self, action: str) -> str:
+        """The note a plan command it cannot apply leaves on the active plan (AgentOccam.py:696-699); `action` is
+        the reply's whole ACTION, as its planning() receives it (:1003-1005)."""
+        return self.code["invalid_plan"].fill({"action": action})
 
     def root_plan(self, objective: str) -> str:
         return self.code["root_plan"].fill({"self.objective": objective})

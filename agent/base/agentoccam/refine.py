@@ -44,6 +44,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from agent.base.agentoccam import original_prune
+from agent.base.agentoccam.page_tree import PageNode as _Node
+from agent.base.agentoccam.page_tree import walk_kept
 from evaluation.browser_env.observation import truncate_to_budget
 
 _LINE = re.compile(r"^\[(\d+)\] (\S+) ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*(.*)$")
@@ -80,21 +83,6 @@ HIGHLIGHT_MAX_NODES = 30
 
 
 @dataclass
-class _Node:
-    node_id: str
-    role: str
-    name: str
-    properties: list[str]
-    children: list[_Node] = field(default_factory=list)
-    parent: _Node | None = None
-    kept: bool = True
-    folded: list[tuple[str, str]] = field(default_factory=list)  # (id, line) of options in its name
-
-    def kept_children(self) -> list[_Node]:
-        return [child for child in self.children if child.kept]
-
-
-@dataclass
 class RefinedPage:
     text: str  # the refined tree, as the prompt shows it
     ids: set[str]  # ids shown in `text` (options folded into a menu's line included)
@@ -104,6 +92,7 @@ class RefinedPage:
     roots: list[_Node] = field(default_factory=list, repr=False)
     root_line: bool = False  # the root line `RootWebArea 'title'` is shown
     row_role: bool = False  # table rows shown as `row '| a | b |'` (AgentOccam's)
+    original: bool = False  # pruned and printed by AgentOccam's passes (`pruning="original"`)
 
     def highlight(self, ids: list[str], whole_page_when_none: bool = False) -> str | None:
         """The highlighted elements with their ancestors, descendants and named siblings, without ids
@@ -111,13 +100,13 @@ class RefinedPage:
         `whole_page_when_none`: no ids at all leave the whole page, as AgentOccam hides nothing then
         (AgentOccam.py:861-874), so a page of under 30 elements is kept whole."""
         if not ids and whole_page_when_none:
-            return self._excerpt({id(n) for root in self.roots for n in _walk(root) if n.kept})
+            return self._excerpt({id(n) for root in self.roots for n in walk_kept(root)})
         chosen: set[int] = set()
         for node_id in ids:
             node = self._find(node_id)
             if node is None:
                 continue
-            chosen.update(id(n) for n in _walk(node) if n.kept)
+            chosen.update(id(n) for n in walk_kept(node))  # a folded cell's hidden links are not counted
             ancestor = node.parent
             while ancestor is not None:
                 chosen.add(id(ancestor))
@@ -131,13 +120,16 @@ class RefinedPage:
             return None
         lines: list[str] = []
         for root in self.roots:
-            _render(root, 0, lines, {}, with_ids=False, only=chosen, root_line=self.root_line, row_role=self.row_role)
+            if self.original:
+                _render_original(root, lines, {}, with_ids=False, only=chosen, root_line=self.root_line)
+            else:
+                _render(root, 0, lines, {}, False, chosen, root_line=self.root_line, row_role=self.row_role)
         return "\n".join(lines) or None
 
     def _find(self, node_id: str) -> _Node | None:
         for root in self.roots:
-            for node in _walk(root):
-                if node.kept and (node.node_id == node_id or f"[{node_id}]" in node.name):
+            for node in walk_kept(root):
+                if node.node_id == node_id or f"[{node_id}]" in node.name:
                     return node
         return None
 
@@ -154,27 +146,40 @@ def refine_tree(
     table_rows: str = "plain",
     cut_marker: bool = True,
     name_ids_in_plain: bool = False,
+    pruning: str = "ours",
 ) -> RefinedPage:
     """`table_rows`: "plain" (ours, `| a | b |`) or "original" (`row '| a | b |'`); `cut_marker`: a line saying
     how many lines the cut left out (ours; AgentOccam cuts silently); `name_ids_in_plain`: the page compared
-    between steps keeps the ids inside names (folded options, table cells), as AgentOccam's comparison does."""
+    between steps keeps the ids inside names (folded options, table cells), as AgentOccam's comparison does;
+    `pruning`: "ours" (the passes below) or "original" (AgentOccam's own, original_prune.py, on WebArena's tree:
+    tables, rows and states then print as its code prints them, whatever `table_rows` and
+    `drop_identical_neighbours` say)."""
+    if pruning not in ("ours", "original"):
+        raise ValueError(f"agentoccam.pruning {pruning!r}: use ours or original")
+    original = pruning == "original"
     row_role = table_rows == "original"
     roots = _parse(tree_text, states, characters)
     for root in roots:
-        _refine(root, drop_identical_neighbours)
+        if original:
+            original_prune.prune(root)
+        else:
+            _refine(root, drop_identical_neighbours)
     lines: list[str] = []
     line_of: dict[str, str] = {}
-    for root in roots:
-        _render(root, 0, lines, line_of, root_line=root_line, row_role=row_role)
     plain: list[str] = []
     for root in roots:
-        _render(root, 0, plain, {}, with_ids=False, root_line=root_line, row_role=row_role)
+        if original:
+            _render_original(root, lines, line_of, root_line=root_line)
+            _render_original(root, plain, {}, with_ids=False, root_line=root_line)
+        else:
+            _render(root, 0, lines, line_of, root_line=root_line, row_role=row_role)
+            _render(root, 0, plain, {}, with_ids=False, root_line=root_line, row_role=row_role)
     text, cut = _cut(lines, max_lines, token_budget, cut_marker)
     shown = {i: line for i, line in line_of.items() if f"[{i}]" in text}
     compared = "\n".join(plain)
     if not name_ids_in_plain:  # ours: ids inside names go too: a reload renumbers them, the page is the same
         compared = re.sub(r" ?\[\d+\]", "", compared)
-    return RefinedPage(text, set(shown), shown, cut, compared, roots, root_line, row_role)
+    return RefinedPage(text, set(shown), shown, cut, compared, roots, root_line, row_role, original)
 
 
 def unrefined_page(
@@ -211,12 +216,13 @@ def _parse(tree_text: str, states: str = "compact", characters: str = "readable"
         depth = len(raw) - len(raw.lstrip("\t"))
         match = _LINE.match(raw.strip())
         if match is None:  # a line we cannot read (a budget note): keep it as text
-            node = _Node("", "text", raw.strip(), [])
+            node = _Node("", "text", raw.strip(), [], depth=depth)
         else:
             node_id, role, quoted, rest = match.groups()
             name = ast.literal_eval(quoted)
             name = _clean_original(name) if characters == "original" else _clean(name)
             node = _Node(node_id, role, name, _properties(rest, states))
+        node.depth = depth
         while stack and stack[-1][0] >= depth:
             stack.pop()
         if stack:
@@ -409,6 +415,10 @@ def _walk(node: _Node):
         yield from _walk(child)
 
 
+# Names holding other elements' lines (folded options, merged cells): `link [11] '000000024'`.
+_INNER_LINE = re.compile(r"(\w+) \[(\d+)\] ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
+
+
 # ---- rendering ----
 
 
@@ -451,3 +461,37 @@ def _render(
             line_of[option_id] = option_line
     for child in node.children:
         _render(child, depth if skip_self else depth + 1, lines, line_of, with_ids, only, root_line, row_role)
+
+
+# The roles whose id AgentOccam's prompt hides when their name holds other elements' ids (AgentOccam.py:522).
+_ORIGINAL_FOLDING_ROLES = ("menu", "combobox", "listbox")
+
+
+def _render_original(
+    node: _Node,
+    lines: list[str],
+    line_of: dict[str, str],
+    with_ids: bool = True,
+    only: set[int] | None = None,
+    root_line: bool = True,
+) -> None:
+    """Lines as AgentOccam prints its pruned tree (obs_opt.py:306-332, :367-370): each node at its own depth, its id
+    unless its role hides it, or, with `with_ids` off, as its name-only trees (no ids at all)."""
+    if not node.kept:
+        return
+    shown = only is None or id(node) in only
+    skip = not shown or (node.role == "RootWebArea" and not root_line)
+    if not skip:
+        text = original_prune.line(node, with_ids)
+        if with_ids and node.role in _ORIGINAL_FOLDING_ROLES and "[" in node.name:
+            text = original_prune.line(node, with_ids=False)
+        depth = max(node.depth - (0 if root_line else 1), 0)
+        lines.append("\t" * depth + text)
+        if node.node_id and text.startswith(f"{node.role} [{node.node_id}]"):
+            line_of[node.node_id] = text
+        for option_id, option_line in node.folded:
+            line_of[option_id] = option_line
+        for role, inner_id, quoted in _INNER_LINE.findall(node.name):
+            line_of.setdefault(inner_id, f"{role} [{inner_id}] {quoted}")
+    for child in node.children:
+        _render_original(child, lines, line_of, with_ids, only, root_line)

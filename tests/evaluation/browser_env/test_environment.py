@@ -80,6 +80,24 @@ def test_select_option_by_clicking_the_option_or_typing_its_text(make_env, contr
     assert _field_value(env, "field-size") == "xl"
 
 
+def test_typing_into_a_menu_as_agentoccam_presses_its_keys_and_only_enter_chooses(make_env, controls) -> None:
+    """AgentOccam's type (browser_env/actions.py:1375-1381): click the menu, select all, Backspace, type the keys,
+    Enter when asked; Chromium's open menu moves its highlight with the keys and takes it on Enter. Ours chooses
+    the option the text names."""
+    outcomes = []
+    for text, enter in (("Large", 0), ("ex", 1)):
+        env = make_env()
+        observation = env.reset(controls)
+        env.episode = replace(env.episode, type_clears_field=True, type_keys_in_menus=True)
+        outcomes.append(env.step(f"type [{find_id(observation, 'combobox', 'Size')}] [{text}] [{enter}]").ok)
+        outcomes.append(_field_value(env, "field-size"))
+    assert outcomes == [True, "m", True, "xl"]  # `Large` without Enter leaves Medium; `ex` and Enter: Extra Large
+    env = make_env()
+    observation = env.reset(controls)
+    assert env.step(f"type [{find_id(observation, 'combobox', 'Size')}] [Large] [0]").ok
+    assert _field_value(env, "field-size") == "l"  # ours
+
+
 def test_click_on_a_checkbox_and_radio_toggles_them(make_env, controls) -> None:
     env = make_env()
     observation = env.reset(controls)
