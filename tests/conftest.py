@@ -32,6 +32,12 @@ HEAVY_FIRST = (
 TEST_PORTS = 17770  # the sandbox sites of worker N listen on 17770 + 2N and 17771 + 2N when those are free
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    from tests.memory_watch import MemoryWatch  # each file's peak memory, and its bound (issue 65)
+
+    config.pluginmanager.register(MemoryWatch(config), "memory-watch")
+
+
 def _heaviness(item) -> int:
     relative = Path(str(item.fspath)).resolve().relative_to(TESTS_DIR).as_posix()
     return next((rank for rank, start in enumerate(HEAVY_FIRST) if relative.startswith(start)), len(HEAVY_FIRST))
