@@ -41,7 +41,7 @@ def table(rows: list[dict], top: int, bound_bytes: int | None = None) -> str:
         )
     if bound_bytes is not None:
         over = [row["file"] for row in rows if row["tree_bytes"] > bound_bytes]
-        bound = f"{bound_bytes / GIB:.1f} GiB"
+        bound = f"{bound_bytes / GIB:g} GiB"
         lines.append(f"files past the bound of {bound}: {', '.join(over)}" if over else f"no file past {bound}")
     return "\n".join(lines)
 
