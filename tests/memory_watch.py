@@ -108,12 +108,13 @@ class MemoryWatch:
         self.worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         is_worker = hasattr(config, "workerinput")
         self.controller = not is_worker and bool(getattr(config.option, "numprocesses", 0))
+        self.collecting_only = bool(config.option.collectonly)
         self.peak: FilePeak | None = None
         self.test = ""
         self.high_waters = (0, 0)
         self.lock = threading.Lock()
         self.stopped = threading.Event()
-        if not is_worker:  # the run's first process: the records of the last run go
+        if not is_worker and not self.collecting_only:  # the run's first process: the records of the last run go
             self.folder.mkdir(parents=True, exist_ok=True)
             for old in self.folder.glob("*.jsonl"):
                 old.unlink()
@@ -203,7 +204,7 @@ class MemoryWatch:
         self.stopped.set()
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
-        if hasattr(terminalreporter.config, "workerinput"):
+        if hasattr(terminalreporter.config, "workerinput") or self.collecting_only:
             return
         table = _table_module()
         rows = table.read_peaks(self.folder)
