@@ -33,10 +33,11 @@ def table(rows: list[dict], top: int, bound_bytes: int | None = None) -> str:
     """The heaviest `top` files as aligned lines, and any file past the bound."""
     if not rows:
         return "no memory records (tests/memory_watch.py writes them during a test run)"
-    lines = [f"{'GiB (tree)':>10} {'GiB (1 proc)':>12}  {'worker':<6} file: the test it peaked in (largest process)"]
+    lines = [f"{'GiB (tree)':>10} {'GiB (1 proc)':>12} {'s':>5}  {'worker':<6} file: the test it peaked in (largest process)"]
     for row in rows[:top]:
+        seconds = row.get("ended", 0.0) - row.get("started", 0.0)
         lines.append(
-            f"{row['tree_bytes'] / GIB:10.2f} {row['process_bytes'] / GIB:12.2f}  {row['worker']:<6} "
+            f"{row['tree_bytes'] / GIB:10.2f} {row['process_bytes'] / GIB:12.2f} {seconds:5.0f}  {row['worker']:<6} "
             f"{row['file']}: {row['test']} ({row['process']})"
         )
     if bound_bytes is not None:

@@ -17,6 +17,7 @@ import json
 import os
 import resource
 import threading
+import time
 from collections.abc import Generator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -37,6 +38,8 @@ class FilePeak:
     test: str = ""  # the test running at that peak
     process_bytes: int = 0  # the largest single process (RSS), as /usr/bin/time reports one
     process: str = ""
+    started: float = 0.0  # wall clock (time.time) of the file's first test and its end: when it ran, and how long
+    ended: float = 0.0
 
 
 def _children_by_parent() -> dict[int, list[int]]:
@@ -156,7 +159,7 @@ class MemoryWatch:
         if not self.controller:
             with self.lock:
                 if self.peak is None or self.peak.file != _file_of(item):
-                    self.peak = FilePeak(_file_of(item), self.worker)
+                    self.peak = FilePeak(_file_of(item), self.worker, started=time.time())
                     self.high_waters = _high_waters()
                 self.test = item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.nodeid
         return (yield)
@@ -182,6 +185,7 @@ class MemoryWatch:
             peak, self.peak = self.peak, None
             if peak is None:
                 return None
+            peak.ended = time.time()
             own_before, children_before = self.high_waters
             own, children = _high_waters()
             if own > own_before:  # this process reached a new high during the file: between samples, perhaps
