@@ -10,7 +10,8 @@ demo: install
 	$(PYTHON) -m cli.main demo
 
 # The test suite includes the real-server tier: it needs the local model servers (installed on first use).
-# It ends with its 30 slowest tests; scripts/durations_table.py turns its JUnit file into docs/testing.md's tables.
+# It ends with its 30 slowest tests and the 10 test files that held the most memory (tests/memory_watch.py, which fails
+# a file past 5 GiB a worker); scripts/durations_table.py turns its JUnit file into docs/testing.md's tables.
 test: install-servers
 	VIDEODEMO_REQUIRE_REAL_SERVERS=1 $(PYTHON) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=30 \
 		--junitxml=cache/last-test-run.xml

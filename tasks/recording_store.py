@@ -10,10 +10,13 @@ $XDG_CACHE_HOME/videodemo/recordings (~/.cache/videodemo/recordings); VIDEODEMO_
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ENV_VAR = "VIDEODEMO_RECORDINGS"
@@ -72,3 +75,24 @@ def keep(kind: str, name: str, key: str, files: list[Path]) -> None:
             shutil.rmtree(filling, ignore_errors=True)
     except OSError:
         return
+
+
+@contextlib.contextmanager
+def claim(kind: str, name: str, key: str) -> Iterator[None]:
+    """Hold the right to make recording `name` under `key` (an exclusive lock on a file beside its entry), so two
+    processes that both miss it (a test suite's two workers on an empty store) record it once: the second waits,
+    then fetches what the first kept. No lock when the store is off or cannot be written."""
+    entry = _entry(kind, name, key)
+    handle = None
+    if entry is not None:
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            handle = open(entry.parent / f".{entry.name}.lock", "a")
+        except OSError:
+            handle = None
+    if handle is None:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes, or the process dies
+        yield

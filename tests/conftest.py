@@ -22,7 +22,9 @@ TESTS_DIR = Path(__file__).resolve().parent
 # that neither worker is left with a long module at the end while the other idles. `--no-loadscope-reorder` keeps
 # this order: xdist otherwise hands out the modules with the most tests first, and these have few.
 HEAVY_FIRST = (
-    "real_servers/test_roles_on_real_servers.py", "tasks/test_sandbox_tasks.py", "cli/test_demo.py",
+    "real_servers/test_roles_on_real_servers.py", "tasks/test_sandbox_plays_reference_shop.py",
+    "tasks/test_tutorials_teach.py", "tasks/test_sandbox_plays_reference_forum.py", "tasks/test_tutorials.py",
+    "tasks/test_sandbox_plays_nothing_shop.py", "tasks/test_sandbox_plays_nothing_forum.py", "cli/test_demo.py",
     "real_servers/", "tasks/test_labeler_sealed.py", "running/test_runner.py", "ecosystem/",
     "running/test_run_folder_lock.py", "tasks/test_labeler_untouched.py",
     "processing/test_process_videos_lock.py",
@@ -30,6 +32,12 @@ HEAVY_FIRST = (
     "tasks/test_forum_site.py",
 )  # fmt: skip
 TEST_PORTS = 17770  # the sandbox sites of worker N listen on 17770 + 2N and 17771 + 2N when those are free
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from tests.memory_watch import MemoryWatch  # each file's peak memory, and its bound (issue 65)
+
+    config.pluginmanager.register(MemoryWatch(config), "memory-watch")
 
 
 def _heaviness(item) -> int:

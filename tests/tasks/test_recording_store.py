@@ -69,3 +69,66 @@ def test_a_second_cache_copies_the_recording_instead_of_recording_it(store, test
     # and it counts as current there: a third call neither records nor copies
     (again,) = record_all(other, only=[NAME], report=second_lines.append)
     assert second_lines == [] and again.video == second.video
+
+
+def test_a_claim_waits_for_the_process_holding_it(store) -> None:
+    import threading
+
+    held, release, order = threading.Event(), threading.Event(), []
+
+    def first() -> None:
+        with recording_store.claim("kind", "clip", "key"):
+            held.set()
+            release.wait(10)
+            order.append("first done")
+
+    def second() -> None:
+        with recording_store.claim("kind", "clip", "key"):
+            order.append("second in")
+
+    threads = [threading.Thread(target=first)]
+    threads[0].start()
+    assert held.wait(10)
+    threads.append(threading.Thread(target=second))
+    threads[1].start()
+    threads[1].join(0.5)
+    assert threads[1].is_alive() and order == []  # another key would not wait (below)
+    with recording_store.claim("kind", "clip", "other-key"):
+        pass
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert order == ["first done", "second in"]
+
+
+def test_a_tutorial_kept_by_the_claim_holder_is_copied_not_recorded(store, test_settings, monkeypatch) -> None:
+    """Two workers that both miss a tutorial: the second waits on the first's claim, then copies what it kept."""
+    import threading
+
+    from tasks.sandbox.tutorials import recorder
+
+    script = recorder.select_scripts(["shop_search_sort"])[0]
+    key = recorder.store_key(script)
+    recorded = []
+    monkeypatch.setattr(recorder, "record_one", lambda *args: recorded.append(args))
+    maker = recorder.TutorialFiles.of(test_settings.paths.cache_dir / "maker", script.name)
+    made = [maker.video, maker.subtitles, maker.actions]
+    maker.video.parent.mkdir(parents=True)
+    for number, file in enumerate(made):
+        file.write_bytes(f"file {number}".encode())
+    held, results = threading.Event(), []
+    folder = test_settings.paths.cache_dir / "waiter"
+
+    def waiter() -> None:
+        results.append(recorder._claim_or_record(test_settings, script, None, folder))
+
+    with recording_store.claim(recorder.STORE_KIND, script.name, key):
+        thread = threading.Thread(target=waiter)
+        thread.start()
+        thread.join(0.5)
+        assert thread.is_alive()  # waiting on the claim
+        recording_store.keep(recorder.STORE_KIND, script.name, key, made)
+    thread.join(10)
+    (result,) = results
+    assert result.from_store and not recorded
+    assert result.files.video.read_bytes() == b"file 0"

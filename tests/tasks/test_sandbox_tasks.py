@@ -1,50 +1,27 @@
-"""The bundled sandbox tasks: every reference solution passes all its evaluators on a freshly reset
-sandbox, doing nothing fails every task, and `videodemo tasks list` shows a clean, varied set."""
+"""The bundled sandbox tasks: a clean, varied set that `videodemo tasks list` shows, each with a reference solution.
+Every reference solution passing on a freshly reset sandbox, and doing nothing failing every task, are checked one
+site per file (tests/tasks/test_sandbox_plays_*.py, tests/tasks/sandbox_plays.py)."""
 
 from __future__ import annotations
 
-import argparse
-import copy
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from cli.main import main
-from tasks.reference.solutions import load_solutions
-from evaluation.running.task_record import iter_records
-from evaluation.running.runner import RunSpec, run
 from tasks.loading import SANDBOX_CONFIGS_DIR, load_task_set
+from tasks.reference.solutions import load_solutions
 from tasks.sandbox.tutorials.script import load_all
+from tests.tasks.sandbox_plays import PLAYED_SITES, SOLUTIONS_DIR, site_tasks
 
-SOLUTIONS_DIR = SANDBOX_CONFIGS_DIR.parent / "solutions"
-# Playing all tasks takes minutes on a small machine; the suite-wide limit is too short for that.
-FULL_RUN_TIMEOUT_S = 1800
+HERE = Path(__file__).resolve().parent
 
 
 @pytest.fixture(scope="module")
 def task_set():
     return load_task_set(SANDBOX_CONFIGS_DIR)
-
-
-def play_all(sandbox, policy: str, out_dir, **policy_args) -> dict[str, dict]:
-    """Run every sandbox task with `policy` from a freshly reset sandbox; records by task key. No step
-    screenshots (`run.step_screenshots` off): no evaluator reads them, and they are a fifth of Chromium's work."""
-    sandbox.reset()
-    settings = copy.deepcopy(sandbox.settings)
-    settings.run.step_screenshots = False
-    spec = RunSpec(
-        tasks_path=SANDBOX_CONFIGS_DIR,
-        policy=policy,
-        policy_args=argparse.Namespace(**policy_args),
-        out_dir=out_dir,
-        fresh=True,
-        progress=False,
-        workers=2,  # a task mostly waits on the browser and the site: two at once (resets still run alone)
-    )
-    run_dir = run(spec, settings)
-    assert not list(run_dir.glob("tasks/*/step_*.png"))  # the setting took: these policies read no screenshot
-    return {record.task_key: record.to_dict() for record in iter_records(run_dir)}
 
 
 def test_the_set_has_both_kinds_every_eval_form_and_a_tutorial_per_task(task_set) -> None:
@@ -84,29 +61,14 @@ def test_every_task_has_a_reference_solution_that_ends_with_stop(task_set) -> No
         assert (solution.intermediate_answer is not None) == (task.kind == "factual"), task.key
 
 
-@pytest.mark.timeout(FULL_RUN_TIMEOUT_S)
-def test_reference_solutions_pass_every_evaluator(sandbox, task_set, tmp_path) -> None:
-    records = play_all(sandbox, "scripted", tmp_path / "scripted", solutions=str(SOLUTIONS_DIR))
-    assert set(records) == {task.key for task in task_set.tasks}
-    failures = []
-    for task in task_set.tasks:
-        record = records[task.key]
-        verdicts = {verdict["eval_type"]: verdict["status"] for verdict in record["verdicts"]}
-        if record["status"] != "passed" or record["score"] != 1.0 or set(verdicts) != set(task.eval_types):
-            failures.append(f"{task.key}: {record['status']} {verdicts} errors={record.get('errors')}")
-        if task.kind == "factual" and record["intermediate_score"] != 1.0:
-            answer, score = record["intermediate_answer"], record["intermediate_score"]
-            failures.append(f"{task.key}: intermediate answer {answer!r} scored {score}")
-    assert not failures, "\n".join(failures)
-
-
-@pytest.mark.timeout(FULL_RUN_TIMEOUT_S)
-def test_doing_nothing_fails_every_task(sandbox, task_set, tmp_path) -> None:
-    records = play_all(sandbox, "stop", tmp_path / "stop")
-    assert set(records) == {task.key for task in task_set.tasks}
-    wrongly_passed = [key for key, record in records.items() if record["status"] != "failed" or record["score"] != 0.0]
-    assert not wrongly_passed, f"tasks not failed by an empty stop: {wrongly_passed}"
-    assert not [key for key, record in records.items() if record.get("intermediate_score")]
+def test_the_site_plays_together_play_every_task(task_set) -> None:
+    """The reference and do-nothing plays run one site per test file (tests/tasks/sandbox_plays.py): together they
+    play every task, each once."""
+    assert all(len(task.sites) == 1 and task.sites[0] in PLAYED_SITES for task in task_set.tasks)
+    assert {task.key for site in PLAYED_SITES for task in site_tasks(site)} == {task.key for task in task_set.tasks}
+    for site in PLAYED_SITES:
+        short = {"shopping": "shop", "reddit": "forum"}[site]
+        assert all((HERE / f"test_sandbox_plays_{check}_{short}.py").is_file() for check in ("reference", "nothing"))
 
 
 def test_tasks_list_shows_both_kinds_every_eval_type_and_no_problems(capsys) -> None:

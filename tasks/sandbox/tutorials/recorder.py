@@ -179,16 +179,21 @@ def record_tutorials(
     with server.sites_up(settings):
         try:
             if workers > 1 and len(by_site) > 1:
-                results += _record_sites_side_by_side(settings, list(by_site.values()), folder, report, workers)
+                results += _record_sites_side_by_side(settings, list(by_site.values()), folder, report, workers, force)
             else:
-                results += _record_in_browser(settings, todo, folder, report)
+                results += _record_in_browser(settings, todo, folder, report, force)
         finally:
             server.reset(settings)  # tasks start from the seed
     return results
 
 
 def _record_sites_side_by_side(
-    settings: Settings, groups: list[list[TutorialScript]], folder: Path, report: Callable | None, workers: int
+    settings: Settings,
+    groups: list[list[TutorialScript]],
+    folder: Path,
+    report: Callable | None,
+    workers: int,
+    force: bool,
 ) -> list[RecordingResult]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -197,7 +202,7 @@ def _record_sites_side_by_side(
     # spawn: Playwright's sync API must not inherit a parent's event loop
     pool = ProcessPoolExecutor(min(workers, len(groups)), mp_context=multiprocessing.get_context("spawn"))
     try:
-        futures = [pool.submit(_record_names, settings, [s.name for s in group], folder) for group in groups]
+        futures = [pool.submit(_record_names, settings, [s.name for s in group], folder, force) for group in groups]
         for future in as_completed(futures):
             for result in future.result():
                 results.append(result)
@@ -214,9 +219,9 @@ def _record_sites_side_by_side(
     return results
 
 
-def _record_names(settings: Settings, names: list[str], folder: Path) -> list[RecordingResult]:
+def _record_names(settings: Settings, names: list[str], folder: Path, force: bool) -> list[RecordingResult]:
     """A worker process's share: these tutorials, one after another in its own browser."""
-    return _record_in_browser(settings, select_scripts(names), folder, None)
+    return _record_in_browser(settings, select_scripts(names), folder, None, force)
 
 
 def ensure_tutorials(settings: Settings) -> list[Path]:
@@ -225,7 +230,7 @@ def ensure_tutorials(settings: Settings) -> list[Path]:
 
 
 def _record_in_browser(
-    settings: Settings, scripts: list[TutorialScript], folder: Path, report: Callable | None
+    settings: Settings, scripts: list[TutorialScript], folder: Path, report: Callable | None, force: bool = False
 ) -> list[RecordingResult]:
     from playwright.sync_api import sync_playwright
 
@@ -236,13 +241,22 @@ def _record_in_browser(
         browser = launch_chromium(playwright, settings.browser)
         try:
             for script in scripts:
-                result = record_one(settings, script, browser, folder)
+                result = record_one(settings, script, browser, folder) if force else _claim_or_record(
+                    settings, script, browser, folder
+                )
                 results.append(result)
                 if report:
                     report(result)
         finally:
             browser.close()
     return results
+
+
+def _claim_or_record(settings: Settings, script: TutorialScript, browser, folder: Path) -> RecordingResult:
+    """Record `script` unless another process, which held the claim on it first, has put it in the store meanwhile
+    (a test suite's workers, or a demo beside them, each record a tutorial once between them)."""
+    with recording_store.claim(STORE_KIND, script.name, store_key(script)):
+        return _restore(script, folder) or record_one(settings, script, browser, folder)
 
 
 def record_one(settings: Settings, script: TutorialScript, browser, folder: Path) -> RecordingResult:
