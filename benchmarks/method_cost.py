@@ -21,7 +21,7 @@ script records/processes what is missing the same way. Timings depend on the mac
 ratios come from one run on one machine.
 
     .venv/bin/python benchmarks/method_cost.py [--tasks 8] [--steps 3] [--page-tokens 800] [--reply-tokens 64]
-        [--variants base,now,structured,layout,base-grammar,grammar] [--prompt-cache MIB] [--skip-agent | --skip-processing]
+        [--variants base,now,precut,structured,layout,base-grammar,grammar] [--prompt-cache MIB] [--skip-agent | --skip-processing]
 """
 
 from __future__ import annotations
@@ -51,12 +51,14 @@ BEFORE = ["--set", "selection.shared_opening=false", "--set", "selection.skip_un
 PROCESSING_BEFORE = ["--set", "processing.shared_opening=false"]
 STRUCTURED = ["--set", "models.policy.structured_output=auto"]  # selection held to its schemas (issue 39)
 OBJECTIVES_FIRST = ["--set", "selection.stage1_objectives_first=true"]  # stage 1's list ahead of the task (issue 39)
-GRAMMAR = ["--set", "agentoccam.reply_grammar=true"]  # the policy's reply held to its sections and the page's ids
+GRAMMAR = ["--set", "agentoccam.reply_grammar=true"]
+PRECUT = ["--set", "selection.stage1_precut=true"]  # stage 1 lists the FAISS-nearest per video only (issue 64)  # the policy's reply held to its sections and the page's ids
 VARIANTS = {"base": ("base agent", "base", []), "before": ("method, before", "video", BEFORE),
             "now": ("method, now", "video", []), "structured": ("method, structured", "video", STRUCTURED),
             "base-grammar": ("base, grammar", "base", GRAMMAR),
             "grammar": ("method, both", "video", STRUCTURED + GRAMMAR),
-            "layout": ("method, objectives first", "video", STRUCTURED + OBJECTIVES_FIRST)}  # fmt: skip
+            "layout": ("method, objectives first", "video", STRUCTURED + OBJECTIVES_FIRST),
+            "precut": ("method, pre-cut", "video", PRECUT)}  # fmt: skip
 OBJECTIVE_VIDEOS = ("forum_browse_sort", "shop_search_sort")
 
 
