@@ -115,39 +115,32 @@ def evidence(
     what this episode has `done` already), less `cost` for each step nothing explains or that repeats; scrolls,
     hovers and keys count nothing. A click on a control named by a verb right after explained typing sends it, and
     is explained by it."""
-    used = set(done)
-    typed = pending_typing(done)
     total = 0.0
-    for action in actions:
-        why = explained(action, terms, used, typed)
-        if why == "":
-            continue
-        if why is None:
-            total -= cost
-        else:
-            used.add(why)
-            total += gain
-        typed = why is not None and why.startswith("typed:")
+    for why, repeat in _walk(actions, terms, done):
+        total += gain if why and not repeat else -cost
     return total
 
 
 def repeats(actions: list[LabeledAction], terms: TaskTerms, done: frozenset[str] = frozenset()) -> bool:
     """Whether a step repeats what the task explains and this episode (or an earlier step of `actions`) did: the
     tutorial going on to its next example."""
+    return any(repeat for _, repeat in _walk(actions, terms, done))
+
+
+def _walk(actions: list[LabeledAction], terms: TaskTerms, done: frozenset[str]):
+    """Each step that counts (scrolls, hovers and keys left out): its explanation (None: unexplained) and whether it
+    repeats what `done` or an earlier step holds."""
     used = set(done)
     typed = pending_typing(done)
     for action in actions:
-        why = explanation(action, terms)
-        if why is None and typed and action.kind == "click" and starts_with_verb(action.target):
-            why = COMMIT
-        if why and why in used:
-            return True
+        why = _explained_here(action, terms, typed)
         if why == "":
             continue
+        repeat = bool(why) and why in used
+        yield why, repeat
         if why:
             used.add(why)
-        typed = why is not None and why.startswith("typed:")
-    return False
+        typed = why is not None and not repeat and why.startswith("typed:")  # a repeated typing sends nothing
 
 
 def pending_typing(done: frozenset[str] | set[str]) -> bool:
@@ -155,12 +148,18 @@ def pending_typing(done: frozenset[str] | set[str]) -> bool:
     return any(why.startswith("typed:") for why in done) and COMMIT not in done
 
 
+def _explained_here(action: LabeledAction, terms: TaskTerms, typed: bool) -> str | None:
+    """`explanation`, and the click that sends explained typing (`typed`: the step before was such typing)."""
+    why = explanation(action, terms)
+    if why is None and typed and action.kind == "click" and starts_with_verb(action.target):
+        return COMMIT
+    return why
+
+
 def explained(action: LabeledAction, terms: TaskTerms, done: frozenset[str] | set[str], typed: bool) -> str | None:
     """What explains one step carried out after `done` (`typed`: the step before was explained typing): its
     explanation, "" for a step that counts nothing, None for an unexplained step or a repeat."""
-    why = explanation(action, terms)
-    if why is None and typed and action.kind == "click" and starts_with_verb(action.target):
-        why = COMMIT
+    why = _explained_here(action, terms, typed)
     if why and why in done:
         return None
     return why
