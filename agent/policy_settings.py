@@ -58,8 +58,9 @@ REPLAY = (
     "agent.use_videos", "agent.trajectory_selection", "agent.transcript_only",
     "selection.candidates_per_video", "selection.stage1_pool_per_video", "selection.demonstrations",
     "replay.grounding_min_similarity", "replay.substitution_min_similarity", "replay.selection_min_similarity",
-    "replay.length_bonus", "replay.length_bonus_cap", "replay.grounding_weight", "replay.objective_weight",
-    "replay.narration_weight", "replay.evidence_weight", "replay.evidence_gain", "replay.evidence_cost",
-    "replay.pool_by_objective_cosine", "replay.evidence_gate", "replay.continue_while",
+    "replay.underway_by_evidence", "replay.length_bonus", "replay.length_bonus_cap", "replay.grounding_weight",
+    "replay.objective_weight", "replay.narration_weight", "replay.start_page_weight", "replay.evidence_weight",
+    "replay.evidence_gain", "replay.evidence_cost",
+    "replay.pool_by_objective_cosine", "replay.evidence_gate", "replay.continue_while", "replay.follow_undoing_detours",
     "oracle.labels", "oracle.selection", "oracle.grounding", "oracle.values", "oracle.solutions",
 )  # fmt: skip

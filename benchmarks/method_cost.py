@@ -106,6 +106,7 @@ class AgentResult:
     reused_decisions: int = 0
     unreadable_steps: int = 0  # steps with no readable action (model health's count)
     status: dict[str, int] = field(default_factory=dict)
+    stop_reasons: dict[str, int] = field(default_factory=dict)
 
     def total(self) -> Totals:
         total = Totals()
@@ -215,6 +216,8 @@ def read_agent_result(label: str, out: Path, calls: list[Call]) -> AgentResult:
     for path in sorted((out / "run" / "tasks").glob("*/record.json")):
         record = TaskRecord.from_dict(json.loads(path.read_text()))
         result.status[record.status] = result.status.get(record.status, 0) + 1
+        reason = record.stop_reason or "none"
+        result.stop_reasons[reason] = result.stop_reasons.get(reason, 0) + 1
         result.unreadable_steps += int((record.model_health or {}).get("unparseable_steps", 0))
         episode = json.loads((path.parent / "episode.json").read_text())
         for step in episode["steps"]:
@@ -357,6 +360,12 @@ def print_agent(results: list[AgentResult], args) -> None:
     unread = "; ".join(f"{r.label}: {r.unreadable_steps} of {r.steps}" for r in results)
     print(f"steps with no readable action: {unread}")
     for result in methods:
+        if not result.total().calls or not base.total().calls:
+            # A run whose calls were all refused (its prompts overflow the server's context) has no step time.
+            empty = result if not result.total().calls else base
+            print(f"ratio {result.label} / base agent: not measured: no call of {empty.label} was answered "
+                  f"(its tasks stopped with {empty.stop_reasons}; see its run folder's records)")  # fmt: skip
+            continue
         print(f"ratio {result.label} / base agent: step time {result.step_seconds() / base.step_seconds():.2f}x, "
               f"tokens read {result.step_tokens_read() / base.step_tokens_read():.2f}x")  # fmt: skip
 

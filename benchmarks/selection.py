@@ -32,6 +32,7 @@ ABLATIONS: dict[str, list[str]] = {
     "no-evidence-gate": ["replay.evidence_gate=false"],
     "continue-while-grounds": ["replay.continue_while=grounds"],
     "with-narration": ["replay.narration_weight=0.3"],
+    "with-start-page": ["replay.start_page_weight=0.8"],
 }  # fmt: skip
 
 

@@ -478,6 +478,10 @@ class ReplaySettings:
     substitution_min_similarity: float = 0.85
     # Stage 1: candidates less similar than this to the task are no demonstration for it.
     selection_min_similarity: float = 0.25
+    # Once the episode has done some of the task (evidence), a candidate below that cosine is still a demonstration
+    # when it does more of the task than besides (evidence > 0): mid-task, the tutorial's wording of a later step
+    # ("Add to cart") reads far from the whole task. False: the cosine alone decides at every step (before).
+    underway_by_evidence: bool = False
     # Stage 1: bonus per action, so a span that carries the task further beats a fragment that merely reads closer,
     # counted up to a sub-task's length so that whole videos do not win by length alone.
     length_bonus: float = 0.03
@@ -488,6 +492,9 @@ class ReplaySettings:
     objective_weight: float = 1.0
     # Stage 1: weight of the cosine of what the narrator says over the trajectory with the task (0: not read).
     narration_weight: float = 0.0
+    # Stage 1: weight of how close the page the trajectory starts on (its objective's "starting on" title) is to the
+    # live page's title: a span recorded from the page the episode is on starts with what is done from there.
+    start_page_weight: float = 0.0
     # Stage 1: weight of the steps the task explains (its words, its values in the tutorial's place) less those it
     # does not (agent/replay/evidence.py); each explained step gains `evidence_gain`, each other costs `evidence_cost`.
     # 0.1: measured best of 0.05/0.1/0.3/1.0 on the first instances (docs/baselines.md, "Selection against the ground
@@ -505,6 +512,9 @@ class ReplaySettings:
     # again when its next step repeats what the task has had done (the tutorial's next example: nothing found means
     # stop), or when the rest of it does no more of the task than besides (a detour: kept if nothing else does more).
     continue_while: str = "explained"
+    # With "explained": a detour kept for the task's remaining values may still press a control that takes something
+    # back which the task does not ask for ("Remove" after the tutorial's Add to Cart). False never follows one.
+    follow_undoing_detours: bool = False
 
 
 @dataclass

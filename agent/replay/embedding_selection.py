@@ -30,10 +30,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agent.replay.evidence import TaskTerms, evidence, repeats
+from agent.replay.evidence import TaskTerms, evidence, repeats, undoes_unasked
 from agent.videos.candidates import CandidateSource
 from agent.videos.verdicts import choose, verdict_label, verdict_of
 from foundation.records.trajectory import Trajectory
+from processing.objectives.wording import objective_titles
 from settings import Settings
 
 CONTINUED = "continued"
@@ -143,6 +144,11 @@ class EmbeddingSelector:
         if replay.narration_weight and trajectory.narration and self.encode is not None:
             vectors = self.encode([query.intent, trajectory.narration])
             score += replay.narration_weight * float(vectors[0] @ vectors[1])
+        if replay.start_page_weight and query.page_title.strip() and self.encode is not None:
+            start = objective_titles(trajectory.objective)[0]
+            if start:
+                vectors = self.encode([query.page_title, start])
+                score += replay.start_page_weight * float(vectors[0] @ vectors[1])
         found, again = None, False
         if replay.evidence_weight or replay.evidence_gate:
             key = (trajectory.trajectory_id, query.intent, query.done)
@@ -172,6 +178,7 @@ class EmbeddingSelector:
             record["continuation"] = {"relevant": False, "reason": why_reselect}
         candidates: list[Scored] = []
         passed_over: list[str] = []
+        terms = TaskTerms.of(query.intent)
         for video_id in self.video_ids:
             taken = 0
             for candidate in self.ranked(video_id, query, exclude):
@@ -181,6 +188,10 @@ class EmbeddingSelector:
                 if replay.evidence_gate and candidate.repeats and (candidate.evidence or 0.0) <= 0:
                     passed_over.append(f"{candidate.trajectory.trajectory_id} (repeats what was done, and does no "
                                        "more of the task than besides)")  # fmt: skip
+                    continue
+                if not replay.follow_undoing_detours and undoes_unasked(candidate.trajectory.actions[0], terms):
+                    passed_over.append(f"{candidate.trajectory.trajectory_id} (its first step takes back what the "
+                                       "task does not ask to take back)")  # fmt: skip
                     continue
                 candidate.first = first_step(candidate.trajectory)
                 if not candidate.first.grounded:
@@ -199,7 +210,11 @@ class EmbeddingSelector:
             f"done here, {per_video} per video",
         }
         record["candidates"] = [c.to_dict() for c in candidates]
-        eligible = [c for c in candidates if c.similarity >= replay.selection_min_similarity]
+        underway = replay.underway_by_evidence and bool(query.done)
+        eligible = [
+            c for c in candidates
+            if c.similarity >= replay.selection_min_similarity or (underway and (c.evidence or 0.0) > 0)
+        ]  # fmt: skip
         if not eligible:
             reason = (
                 "no candidate: no trajectory of the task's videos that does not go back over what was done can "

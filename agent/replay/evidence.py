@@ -38,6 +38,8 @@ STOP_WORDS = frozenset(
 # A name starting so is one of the account's pages, which the coverage engine's name shapes cannot tell from a value.
 ACCOUNT_WORDS = frozenset({"my", "your"})
 _WORD = re.compile(r"[a-z0-9]+")
+# First words of controls that take back what was done: a tutorial shows them to tidy up after its example.
+UNDOING_VERBS = frozenset("cancel clear delete discard empty remove reset retract undo unsubscribe".split())
 
 
 def stem(word: str) -> str:
@@ -163,3 +165,12 @@ def explained(action: LabeledAction, terms: TaskTerms, done: frozenset[str] | se
     if why and why in done:
         return None
     return why
+
+
+def undoes_unasked(action: LabeledAction, terms: TaskTerms) -> bool:
+    """Whether `action` presses a control that takes something back ("Remove", "Delete item") which the task does
+    not ask for in its own words: a detour the replay never follows (the tutorial emptying its cart)."""
+    if action.kind not in ("click", "right_click"):
+        return False
+    words = _WORD.findall((action.target or "").lower())
+    return bool(words) and words[0] in UNDOING_VERBS and stem(words[0]) not in terms.stems

@@ -29,6 +29,9 @@ from tasks.reference.steps import MENU_ROLES
 TEXT_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "textarea"})
 CLICK_ROLES = INTERACTIVE_ROLES - {"option"}
 CONTAINED_SIMILARITY = 0.85  # one name inside the other (a cut or longer label) is almost certainly it
+# A name that opens with the whole of a two-or-more-word target is the thing it names in full: a task's "Nestwell
+# Electric Kettle" is the link "Nestwell Electric Kettle 1.7 Liter, Stainless Steel, ..." (too long to be contained).
+OPENING_SIMILARITY = 0.86
 SPELLING_SIMILARITY = 0.92  # names this alike letter by letter ("My Acount") are the same name misread;
 # "Subscribe" and "Subscribers" (0.90) are not
 FIELD_FLOOR_DROP = 0.2  # fields and menus are few on a page, so their names may match more loosely
@@ -125,6 +128,8 @@ class Grounder:
                 continue
             if _contained(have, wanted):
                 scores[n] = max(scores[n], CONTAINED_SIMILARITY)
+            elif len(wanted.split()) >= 2 and have.startswith(wanted + " "):
+                scores[n] = max(scores[n], OPENING_SIMILARITY)
             spelled = SequenceMatcher(None, have, wanted).ratio()
             if spelled >= SPELLING_SIMILARITY:  # a misread letter or two, which embeddings punish hard
                 scores[n] = max(scores[n], spelled)

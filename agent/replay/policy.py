@@ -35,7 +35,7 @@ from agent.oracles.switches import check_mode
 from agent.replay import oracle_selection
 from agent.replay.answers import is_question, read_answer
 from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, RankingQuery
-from agent.replay.evidence import TaskTerms, evidence, explained, explanation
+from agent.replay.evidence import TaskTerms, evidence, explained, explanation, undoes_unasked
 from agent.replay.grounding import Grounder, PageView
 from agent.replay.oracle_grounding import OracleGrounder, oracle_page
 from agent.replay.oracle_values import reference_answer, reference_values
@@ -259,6 +259,8 @@ class ReplayPolicy:
                 return plan
             if off_task == "repeats":
                 why = f"its step {self.position + 1} repeats what the task has had done (the tutorial's next example)"
+            elif off_task == "undoes":
+                why = f"its step {self.position + 1} takes back what the task did, which the task does not ask for"
             elif off_task:
                 # A detour is the way on only while the task has values still to put in (a "View Order" before
                 # the task's order); with all of them in, it is the tutorial's own business (a "Remove").
@@ -327,7 +329,9 @@ class ReplayPolicy:
     def _rest_off_task(self) -> str:
         """With `replay.continue_while` "explained", why the current trajectory's rest (from the step it would carry
         out next) is off the task: "repeats" (that step repeats what the task has had done: the tutorial going on to
-        its next example), "unexplained" (the rest does no more of the task than it does besides); "" when on it."""
+        its next example), "undoes" (that step takes back something the task does not ask to take back, with
+        `replay.follow_undoing_detours` off), "unexplained" (the rest does no more of the task than it does
+        besides); "" when on it."""
         replay = self.settings.replay
         if replay.continue_while == "grounds":
             return ""
@@ -339,6 +343,8 @@ class ReplayPolicy:
         step = explanation(rest[0], terms) if rest else None
         if step and step in self.done:
             return "repeats"
+        if rest and not replay.follow_undoing_detours and undoes_unasked(rest[0], terms):
+            return "undoes"
         done = frozenset(self.done)
         return "unexplained" if evidence(rest, terms, replay.evidence_gain, replay.evidence_cost, done) <= 0 else ""
 

@@ -9,6 +9,7 @@ known, are appended so that spans starting on different pages read differently.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from foundation.records.trajectory import LabeledAction
@@ -109,3 +110,16 @@ def derived_objective(actions: list[LabeledAction], first_title: str = "", last_
     if first_title or last_title:
         return f'{words} (on "{first_title or last_title}")'
     return words
+
+
+_TITLES = re.compile(r' \((?:starting on "(?P<first>.*)", ending on "(?P<last>.*)"|on "(?P<only>.*)")\)$')
+
+
+def objective_titles(objective: str) -> tuple[str, str]:
+    """The page titles a derived objective names (what `derived_objective` appended): (first, last), "" unknown."""
+    found = _TITLES.search(objective)
+    if not found:
+        return "", ""
+    if found["only"] is not None:
+        return found["only"], found["only"]
+    return found["first"], found["last"]

@@ -104,6 +104,13 @@ def test_demonstrated_names_ground_on_the_live_tree(home_page, sandbox) -> None:
     search = ground.ground("Search entire store here...", "type", page, no_anchors)  # the placeholder a video shows
     assert search is not None and search.node.role == "searchbox"
     assert ground.ground("Leave a product review", "click", page, no_anchors) is None  # nothing like it here
+    # A task names a product by the opening of its long link name; that is the link, well enough to stand in for
+    # a demonstrated product (replay.substitution_min_similarity).
+    long_link = next(n for n in observation.nodes.values() if n.role == "link" and len(n.name.split()) >= 8)
+    opening = " ".join(long_link.name.split()[:3])
+    found = ground.ground(opening, "click", page, no_anchors)
+    assert found is not None and found.node.name == long_link.name
+    assert found.similarity >= sandbox.settings.replay.substitution_min_similarity
 
 
 def test_of_many_equal_buttons_the_one_by_the_tasks_product_is_chosen_even_out_of_view(home_page, sandbox) -> None:

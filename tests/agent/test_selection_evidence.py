@@ -3,7 +3,7 @@ or values explain, and the evidence a span carries once the episode has done som
 
 from __future__ import annotations
 
-from agent.replay.evidence import TaskTerms, evidence, explanation
+from agent.replay.evidence import TaskTerms, evidence, explanation, undoes_unasked
 from foundation.records.trajectory import LabeledAction
 
 SORT_TASK = "Show me the products in the Shoes category sorted by price from highest to lowest."
@@ -47,3 +47,12 @@ def test_the_click_that_sends_explained_typing_counts_for_the_task() -> None:
     assert evidence([submit], terms, gain=1.0, cost=0.5) == -0.5  # nothing typed: a button like any other
     typed = frozenset({explanation(title, terms)})
     assert evidence([submit], terms, gain=1.0, cost=0.5, done=typed) == 1.0
+
+
+def test_a_control_that_takes_back_is_followed_only_when_the_task_asks_for_it() -> None:
+    add = TaskTerms.of("Add the Stride Theory Women's High Waist Yoga Leggings in Forest Green, size M, to my cart.")
+    assert undoes_unasked(click("Remove"), add) and undoes_unasked(click("Delete item"), add)
+    assert not undoes_unasked(click("Add to Cart"), add) and not undoes_unasked(click("My Cart"), add)
+    remove = TaskTerms.of("Remove the Copperleaf Waterproof Mattress Protector from my wish list.")
+    assert not undoes_unasked(click("Remove item"), remove)
+    assert not undoes_unasked(LabeledAction("type", "Remove", "x"), add)  # only a press takes back

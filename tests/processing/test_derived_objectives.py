@@ -12,7 +12,7 @@ from tests.processing.pipeline_helpers import process
 
 from processing.index import TrajectoryIndex
 from processing.objectives.tab_titles import CACHE_NAME, TabTitleReader
-from processing.objectives.wording import derived_objective, describe_actions
+from processing.objectives.wording import derived_objective, describe_actions, objective_titles
 from processing.plugins import LABELERS
 from foundation.records.trajectory import LabeledAction
 from settings import load_settings
@@ -75,6 +75,11 @@ def test_page_titles_say_where_the_span_starts_and_ends() -> None:
         'Add to cart and click "My Cart 1 item" (on "Shopping Cart")'
     )
     assert derived_objective(steps) == 'Add to cart and click "My Cart 1 item"'
+    # The replay's selection reads the titles back (replay.start_page_weight).
+    assert objective_titles(derived_objective(steps, "One Stop Market", "Shopping Cart")) == (
+        "One Stop Market", "Shopping Cart")
+    assert objective_titles(derived_objective(steps, "Shopping Cart", "Shopping Cart")) == ("Shopping Cart",) * 2
+    assert objective_titles(derived_objective(steps)) == ("", "")
 
 
 def test_long_typed_text_is_cut() -> None:

@@ -80,7 +80,7 @@ def built_run(sandbox, tmp_path_factory) -> Path:
     # step grounds (so the short label is reached and fails to ground): pinned, so the stages stay the built ones.
     replay = settings.replay
     replay.evidence_weight, replay.evidence_gate, replay.continue_while = 0.0, False, "grounds"
-    replay.pool_by_objective_cosine = True
+    replay.pool_by_objective_cosine = replay.follow_undoing_detours = True
     configs = built_tasks(tmp_path_factory.mktemp("tasks"))
     spec = RunSpec(configs, "replay", argparse.Namespace(), out_dir=tmp_path_factory.mktemp("run"), progress=False)
     run_dir = run(spec, settings)
