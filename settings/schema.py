@@ -512,8 +512,9 @@ class ReplaySettings:
     # again when its next step repeats what the task has had done (the tutorial's next example: nothing found means
     # stop), or when the rest of it does no more of the task than besides (a detour: kept if nothing else does more).
     continue_while: str = "explained"
-    # With "explained": a detour kept for the task's remaining values may still press a control that takes something
-    # back which the task does not ask for ("Remove" after the tutorial's Add to Cart). False never follows one.
+    # True: the replay may press a control that takes something back which the task does not ask for ("Remove" after
+    # the tutorial's Add to Cart), as before issue 64's round 2. False: continuation ("explained") selects again at
+    # one, and stage 1 passes over a trajectory that starts with one.
     follow_undoing_detours: bool = False
 
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 import requests
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tasks.sandbox.sites import FORUM
 
@@ -39,8 +39,12 @@ def read_score(text: str) -> int:
     return int(text.strip().replace(",", "").replace(MINUS, "-"))
 
 
+def listed_links(page: Page) -> Locator:
+    return page.locator("article.submission .submission__link")
+
+
 def listed_titles(page: Page) -> list[str]:
-    return page.locator("article.submission .submission__link").all_inner_texts()
+    return listed_links(page).all_inner_texts()
 
 
 def listed_scores(page: Page) -> list[int]:
@@ -494,9 +498,9 @@ def test_time_filter_keeps_only_recent_posts(fresh_sandbox, page: Page):
     page.goto(base + "/f/food/top")
     page.get_by_role("link", name="Past 24 hours").click()
     expect(page).to_have_url(re.compile(r"[?&]t=day"))
-    expect(page.locator("article.submission .submission__link")).to_have_text(["Quick pickled onions"])
+    expect(listed_links(page)).to_have_text(["Quick pickled onions"])
     page.get_by_role("link", name="All time").click()
-    expect(page.locator("article.submission .submission__link")).to_have_count(11)
+    expect(listed_links(page)).to_have_count(11)
 
 
 @pytest.mark.parametrize("path", ["/", "/f/books", "/forums", "/submit", "/search?q=coffee", "/user/bookwyrm_ella"])
