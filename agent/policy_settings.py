@@ -62,5 +62,7 @@ REPLAY = (
     "replay.objective_weight", "replay.narration_weight", "replay.start_page_weight", "replay.evidence_weight",
     "replay.evidence_gain", "replay.evidence_cost",
     "replay.pool_by_objective_cosine", "replay.evidence_gate", "replay.continue_while", "replay.follow_undoing_detours",
+    "replay.evidence_by_kind", "replay.task_verb_controls", "replay.start_past_keys",
+    "replay.reach_before_acting", "replay.select_after_end", "replay.match_abstracted", "replay.stage1_pool", "replay.back_for_undone",
     "oracle.labels", "oracle.selection", "oracle.grounding", "oracle.values", "oracle.solutions",
 )  # fmt: skip

@@ -33,6 +33,18 @@ ABLATIONS: dict[str, list[str]] = {
     "continue-while-grounds": ["replay.continue_while=grounds"],
     "with-narration": ["replay.narration_weight=0.3"],
     "with-start-page": ["replay.start_page_weight=0.8"],
+    # Round 3 (docs/baselines.md): each part off in turn, and all of them off.
+    "before-round-3": ["replay.evidence_by_kind=false", "replay.task_verb_controls=false",
+                       "replay.start_past_keys=false", "replay.reach_before_acting=false",
+                       "replay.select_after_end=false", "replay.match_abstracted=false",
+                       "replay.back_for_undone=false"],
+    "no-evidence-by-kind": ["replay.evidence_by_kind=false"],
+    "no-verb-controls": ["replay.task_verb_controls=false"],
+    "no-start-past-keys": ["replay.start_past_keys=false"],
+    "no-reach-before-acting": ["replay.reach_before_acting=false"],
+    "stop-at-end": ["replay.select_after_end=false"],
+    "no-match-abstracted": ["replay.match_abstracted=false"],
+    "only-forward": ["replay.back_for_undone=false"],
 }  # fmt: skip
 
 

@@ -516,6 +516,33 @@ class ReplaySettings:
     # the tutorial's Add to Cart), as before issue 64's round 2. False: continuation ("explained") selects again at
     # one, and stage 1 passes over a trajectory that starts with one.
     follow_undoing_detours: bool = False
+    # Evidence (agent/replay/evidence.py): a tutorial's value stands in only for a task value of its kind (a product
+    # title for the task's product, a choice for its colour, one word for its forum), and typing a value a click
+    # already stood in for repeats it. False: the name shapes alone decide (before round 3).
+    evidence_by_kind: bool = True
+    # Evidence: the task's verbs name the controls that carry them out ("buy": Add to Cart, Proceed to Checkout,
+    # Place Order). False: only the task's own words (before round 3).
+    task_verb_controls: bool = True
+    # Stage 1: a trajectory that starts with a key press (Control+A, Enter) starts on this page only if its first step
+    # on an element grounds here too: a key can be pressed anywhere. False: the key alone decides (before round 3).
+    start_past_keys: bool = True
+    # Stage 1 passes over a trajectory whose first step is a control the task's words name ("Upvote", "Add to Cart")
+    # while the task's product or post is not reached yet (no step stood in for it, the page does not name it): it
+    # would act on whatever the page shows. False: such a start is a candidate like any other (before round 3).
+    reach_before_acting: bool = True
+    # At the end of the trajectory being followed: select again (True), or stop there, its sub-task done (False,
+    # before round 3). A finished span is where the tutorial's objective boundary fell, not where the task ends.
+    select_after_end: bool = True
+    # Stage 1 reads this many of each video's trajectories, best first (0: `selection.stage1_pool_per_video`, the
+    # method's pre-cut, 40). Grounding a first step costs no model call, so the replay can read them all.
+    stage1_pool: int = 0
+    # A trajectory that starts at a step before the furthest one replayed in its video is still a candidate when its
+    # first step that counts does what the task still needs (explained, not done yet): the tutorial's own earlier
+    # "Add to Cart" where its later one is misread. False: tutorials only move forward (before round 3).
+    back_for_undone: bool = True
+    # Stage 1: a trajectory is as close to the task as the nearer of its objective's cosine and the cosine of the two
+    # with their values taken out (agent/replay/abstraction.py). False: the objective as written (before round 3).
+    match_abstracted: bool = True
 
 
 @dataclass

@@ -30,7 +30,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agent.replay.evidence import TaskTerms, evidence, repeats, undoes_unasked
+from agent.replay.abstraction import abstract_intent, abstract_objective
+from agent.replay.evidence import acts_before_reaching, does_what_is_left, evidence, repeats, terms_for, undoes_unasked
 from agent.videos.candidates import CandidateSource
 from agent.videos.verdicts import choose, verdict_label, verdict_of
 from foundation.records.trajectory import Trajectory
@@ -92,6 +93,7 @@ class RankingQuery:
     intent: str
     page_title: str = ""
     done: frozenset[str] = frozenset()  # what of the task this episode's steps have done (agent/replay/evidence.py)
+    reached: bool = True  # the task's things to find are reached (agent/replay/evidence.py `reached`)
 
     @property
     def text(self) -> str:
@@ -116,7 +118,8 @@ class EmbeddingSelector:
         """Stage-1 ranking of one video's trajectories (not in `exclude`), best first: the pool stage 1 reads
         (`depth` 0), the first `depth`, or all of them (None)."""
         replay = self.settings.replay
-        pool = max(self.settings.selection.candidates_per_video, self.settings.selection.stage1_pool_per_video)
+        pool = max(self.settings.selection.candidates_per_video,
+                   replay.stage1_pool or self.settings.selection.stage1_pool_per_video)  # fmt: skip
         if depth is None:
             pool = len(self.source.trajectories(video_id))
         elif depth:
@@ -125,8 +128,12 @@ class EmbeddingSelector:
         if replay.pool_by_objective_cosine and depth is not None:
             # Before issue 64: the pool is the objective's nearest by cosine, only then ordered by the full score.
             every = min(every, pool + len(exclude)) if self.source.demonstrations == "all" else len(self.source.index)
-        hits = self.source.index.search(query.text, k=every, video_ids=[video_id])
-        found = [self._scored(t, float(s), query) for t, s in hits if t.trajectory_id not in exclude]
+        hits = [(t, float(s)) for t, s in self.source.index.search(query.text, k=every, video_ids=[video_id])]
+        if replay.match_abstracted and self.encode is not None and hits:
+            # The nearer of the two comparisons: as written, and with the values taken out (agent/replay/abstraction.py)
+            vectors = self.encode([abstract_intent(query.intent)] + [abstract_objective(t) for t, _ in hits])
+            hits = [(t, max(s, float(vectors[0] @ v))) for (t, s), v in zip(hits, vectors[1:])]
+        found = [self._scored(t, s, query) for t, s in hits if t.trajectory_id not in exclude]
         found = choose(found, self.source.demonstrations, lambda c: c.trajectory)  # selection.demonstrations
         if self.source.demonstrations == "verified_first":
             found.sort(key=lambda c: (verdict_of(c.trajectory) != "verified", -c.stage1))
@@ -153,7 +160,7 @@ class EmbeddingSelector:
         if replay.evidence_weight or replay.evidence_gate:
             key = (trajectory.trajectory_id, query.intent, query.done)
             if key not in self._evidence:
-                terms = TaskTerms.of(query.intent)
+                terms = terms_for(query.intent, self.settings.replay)
                 gain, cost = replay.evidence_gain, replay.evidence_cost
                 self._evidence[key] = (evidence(trajectory.actions, terms, gain, cost, query.done),
                                        repeats(trajectory.actions, terms, query.done))  # fmt: skip
@@ -178,16 +185,24 @@ class EmbeddingSelector:
             record["continuation"] = {"relevant": False, "reason": why_reselect}
         candidates: list[Scored] = []
         passed_over: list[str] = []
-        terms = TaskTerms.of(query.intent)
+        terms = terms_for(query.intent, self.settings.replay)
         for video_id in self.video_ids:
             taken = 0
             for candidate in self.ranked(video_id, query, exclude):
-                if replayed(candidate.trajectory):
+                if replayed(candidate.trajectory) and not (
+                    replay.back_for_undone and does_what_is_left(candidate.trajectory.actions, terms, query.done)
+                ):
                     passed_over.append(f"{candidate.trajectory.trajectory_id} (starts at a step already replayed)")
                     continue
                 if replay.evidence_gate and candidate.repeats and (candidate.evidence or 0.0) <= 0:
                     passed_over.append(f"{candidate.trajectory.trajectory_id} (repeats what was done, and does no "
                                        "more of the task than besides)")  # fmt: skip
+                    continue
+                if replay.reach_before_acting and not query.reached and acts_before_reaching(
+                    candidate.trajectory.actions, terms
+                ):
+                    passed_over.append(f"{candidate.trajectory.trajectory_id} (acts on the task's thing before the "
+                                       "episode has reached it)")  # fmt: skip
                     continue
                 if not replay.follow_undoing_detours and undoes_unasked(candidate.trajectory.actions[0], terms):
                     passed_over.append(f"{candidate.trajectory.trajectory_id} (its first step takes back what the "

@@ -35,7 +35,7 @@ from agent.oracles.switches import check_mode
 from agent.replay import oracle_selection
 from agent.replay.answers import is_question, read_answer
 from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, RankingQuery
-from agent.replay.evidence import TaskTerms, evidence, explained, explanation, undoes_unasked
+from agent.replay.evidence import evidence, explained, explanation, reached, terms_for, undoes_unasked
 from agent.replay.grounding import Grounder, PageView
 from agent.replay.oracle_grounding import OracleGrounder, oracle_page
 from agent.replay.oracle_values import reference_answer, reference_values
@@ -266,9 +266,11 @@ class ReplayPolicy:
                 # the task's order); with all of them in, it is the tutorial's own business (a "Remove").
                 kept = plan if any(v.text not in self.planner.used_values for v in self.planner.values) else None
                 why = f"the rest of it from step {self.position + 1} does no more of the task than it does besides"
-            elif self.position >= len(self.current.actions):
+            elif self.position >= len(self.current.actions) and not self.settings.replay.select_after_end:
                 info["stop_reason"] = f"the demonstration {self.current.trajectory_id} is finished"
                 return None
+            elif self.position >= len(self.current.actions):
+                why = f"the demonstration {self.current.trajectory_id} is finished"
             else:
                 failing = self.current.actions[self.position].describe()
                 why = f"its step {self.position + 1} ({failing}) does not ground here"
@@ -310,6 +312,15 @@ class ReplayPolicy:
             plans[trajectory.trajectory_id] = (start if start is not None else len(trajectory.actions), plan)
             if plan is None:
                 return FirstStep(None, False, "nothing to do" if start is None else "does not ground here")
+            after = _first_on_an_element(trajectory.actions, start) if self.settings.replay.start_past_keys else None
+            if after is not None:
+                # A key (Control+A) can be pressed on any page: its trajectory starts here only if the step on an
+                # element it leads to grounds here too.
+                key = (trajectory.video_id, trajectory.span[0] + after)
+                if key not in by_step:
+                    by_step[key] = self.planner.plan(trajectory.actions, after, page)
+                if by_step[key] is None:
+                    return FirstStep(None, False, f"its first step on an element (step {after + 1}) does not ground here")
             return FirstStep(plan.similarity, True, plan.describe())
 
         def replayed(trajectory: Trajectory) -> bool:
@@ -324,7 +335,10 @@ class ReplayPolicy:
         return chosen, start, plan, record
 
     def _query(self, observation: Observation) -> RankingQuery:
-        return RankingQuery(self.task.intent, page_title(observation), frozenset(self.done))
+        title, done = page_title(observation), frozenset(self.done)
+        names = [title] + [node.name for node in observation.nodes.values()]
+        found = reached(terms_for(self.task.intent, self.settings.replay), done, names)
+        return RankingQuery(self.task.intent, title, done, found)
 
     def _rest_off_task(self) -> str:
         """With `replay.continue_while` "explained", why the current trajectory's rest (from the step it would carry
@@ -339,7 +353,7 @@ class ReplayPolicy:
             raise UserError(f'replay.continue_while is "{replay.continue_while}": use "grounds" or "explained"')
         assert self.current is not None and self.task is not None
         rest = self.current.actions[self.position :]
-        terms = TaskTerms.of(self.task.intent)
+        terms = terms_for(self.task.intent, self.settings.replay)
         step = explanation(rest[0], terms) if rest else None
         if step and step in self.done:
             return "repeats"
@@ -432,7 +446,7 @@ class ReplayPolicy:
     def _advance(self, plan: Plan) -> None:
         assert self.current is not None and self.task is not None
         self.planner.commit(plan)
-        terms = TaskTerms.of(self.task.intent)
+        terms = terms_for(self.task.intent, self.settings.replay)
         for action in self.current.actions[self.position : self.position + plan.advance]:  # none for a clear
             why = explained(action, terms, self.done, self.typed)
             if why == "":
@@ -492,6 +506,17 @@ def _first_actionable(actions: list[LabeledAction], start: int) -> int | None:
     """The first step at or after `start` that is replayed (not a scroll, hover or drag)."""
     for position in range(start, len(actions)):
         if actions[position].kind not in SKIPPED_KINDS:
+            return position
+    return None
+
+
+def _first_on_an_element(actions: list[LabeledAction], start: int) -> int | None:
+    """When the step at `start` is a key press: the first replayed step after it that acts on an element (None: the
+    step is no key press, or no such step follows)."""
+    if actions[start].kind != "press":
+        return None
+    for position in range(start + 1, len(actions)):
+        if actions[position].kind not in SKIPPED_KINDS and actions[position].kind != "press":
             return position
     return None
 

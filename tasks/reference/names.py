@@ -106,6 +106,11 @@ def _short_titles(reference: str, demonstrated: str) -> bool:
     return "word" not in forms or len(forms) == 1
 
 
+def without_count(name: str) -> str:
+    """The name without the count a page writes after it ("Coffee & Tea (7 items)" -> "Coffee & Tea")."""
+    return _COUNT.sub("", name)
+
+
 def named_by_task(name: str, intent: str) -> bool:
     """The task names it: all its words (a rating also as "5-star"), or a title's first three, stand in the intent."""
     words = normalise_name(name).split()

@@ -81,6 +81,8 @@ def built_run(sandbox, tmp_path_factory) -> Path:
     replay = settings.replay
     replay.evidence_weight, replay.evidence_gate, replay.continue_while = 0.0, False, "grounds"
     replay.pool_by_objective_cosine = replay.follow_undoing_detours = True
+    replay.evidence_by_kind = replay.task_verb_controls = replay.start_past_keys = False
+    replay.reach_before_acting = replay.select_after_end = replay.match_abstracted = replay.back_for_undone = False
     configs = built_tasks(tmp_path_factory.mktemp("tasks"))
     spec = RunSpec(configs, "replay", argparse.Namespace(), out_dir=tmp_path_factory.mktemp("run"), progress=False)
     run_dir = run(spec, settings)
