@@ -38,7 +38,16 @@ from agent.replay.values import BODY_CUES, TITLE_CUES, IntentValue, choose_typed
 from processing.objectives.wording import starts_with_verb
 from foundation.records.trajectory import LabeledAction
 from tasks.reference.coverage import NOT_REPLAYED
-from tasks.reference.names import LONG_NAME_WORDS, NAMED_BY_FIRST_WORDS, STANDING_IN, named_by_task, names_match, normalise_name, shape, without_count
+from tasks.reference.names import (
+    LONG_NAME_WORDS,
+    NAMED_BY_FIRST_WORDS,
+    STANDING_IN,
+    named_by_task,
+    names_match,
+    normalise_name,
+    shape,
+    without_count,
+)
 
 # Small words that say nothing of what an element does.
 STOP_WORDS = frozenset(
@@ -66,9 +75,9 @@ def content_stems(text: str) -> list[str]:
     return [stem(word) for word in _WORD.findall(normalise_name(text)) if word not in STOP_WORDS]
 
 
-# What a task's verb asks of a shop or forum beyond its own word: the stems of the controls that carry it out.
 # Words after a control's verb that name no particular thing ("Remove item", "Delete this post").
 GENERIC_OBJECTS = frozenset(stem(word) for word in "item product post comment this it selected".split())
+# What a task's verb asks of a shop or forum beyond its own word: the words of the controls that carry it out.
 _BUYING = "add cart proceed checkout place order"
 VERB_CONTROLS: dict[str, str] = {"buy": _BUYING, "purchase": _BUYING, "put": "add", "take": "remove"}
 # The value kinds a long title (four words or more) stands in for: a product, a post, a topic.
@@ -114,9 +123,7 @@ def explanation(action: LabeledAction, terms: TaskTerms) -> str | None:
     if action.kind == "press":
         return ""  # the Enter after typing belongs to the typing; other keys say little either way
     if action.kind == "type":
-        search = "search" in action.target.lower()
-        found = choose_typed_value(action.text, action.target, terms.intent, list(terms.values), set(), search)
-        if found is not None or _named(action.target, terms):
+        if typed_value(action, terms) is not None or _named(action.target, terms):
             return f"typed: {normalise_name(action.target) or 'field'}"
         return None
     names = [action.text, action.target] if action.kind == "select" else [action.target]
@@ -140,21 +147,27 @@ def explanation(action: LabeledAction, terms: TaskTerms) -> str | None:
 def _long_title(name: str, terms: TaskTerms) -> bool:
     """With `by_kind`: a name of four or more words, punctuation aside (a product, a post; "My reading stats for
     2022: ..." is a post, not an account page; "Clothing, Shoes & Jewelry" is a category)."""
-    return terms.by_kind and len(normalise_name(without_count(name)).split()) >= LONG_NAME_WORDS
+    return terms.by_kind and _title_length(name)
+
+
+def _title_length(name: str) -> bool:
+    """Four or more words once punctuation and the page's count are dropped."""
+    return len(normalise_name(without_count(name)).split()) >= LONG_NAME_WORDS
 
 
 def _of_its_kind(action: LabeledAction, name: str, value: IntentValue) -> bool:
     """Whether a demonstrated name could be a value of `value`'s kind (module docstring)."""
     form = shape(without_count(name))
     if value.kind in TITLE_KINDS:
-        return len(normalise_name(without_count(name)).split()) >= LONG_NAME_WORDS and action.kind == "click"
+        return _title_length(name) and action.kind == "click"
     if value.kind in ("colour", "size"):
         return action.kind == "select"
     if value.kind == "forum":
         return form == "word" and action.kind == "click"
     if value.kind == "category":
         words = without_count(name).split()
-        return action.kind == "click" and 0 < len(words) < 4 and all(not w[:1].isalpha() or w[:1].isupper() for w in words)
+        capitalised = all(not word[:1].isalpha() or word[:1].isupper() for word in words)
+        return action.kind == "click" and 0 < len(words) < LONG_NAME_WORDS and capitalised
     if value.kind in NUMBER_KINDS:
         return form in ("number", "rating") or action.kind == "select"
     return True
