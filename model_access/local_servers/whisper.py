@@ -35,10 +35,16 @@ def bundled_model_dir(python: Path) -> Path:
     return folder
 
 
-def whisper_server(log_dir: Path, *, cpu_threads: int = 0, compute_type: str = "int8") -> LocalServer:
+def whisper_server(
+    log_dir: Path, *, cpu_threads: int = 0, compute_type: str = "int8", condition_on_previous_text: bool = False
+) -> LocalServer:
     """The server, not started yet (`with whisper_server(folder) as server:` starts and stops it).
 
     `cpu_threads` 0 lets CTranslate2 use every core; int8 is the fast CPU type of the float16 weights.
+    `condition_on_previous_text` is faster-whisper's own default (on); off here because with it one CPU's
+    arithmetic can derail a long narration's later windows: shop_search_sort's espeak narration scored WER 0.155
+    with AVX-512 and 0.293 with CTranslate2's AVX kernels (0.701 at temperature 0), and 0.142-0.157 on every ISA
+    with it off (benchmarks/speech_recognition.py, docs/models.md).
     """
     python = server_python(NAME)
     model_dir = bundled_model_dir(python)
@@ -48,7 +54,8 @@ def whisper_server(log_dir: Path, *, cpu_threads: int = 0, compute_type: str = "
         "models:\n"
         f"  - name: {MODEL}\n"
         f"    path: {model_dir}\n"
-        f"    model_options: {{device: cpu, compute_type: {compute_type}, cpu_threads: {cpu_threads}}}\n",
+        f"    model_options: {{device: cpu, compute_type: {compute_type}, cpu_threads: {cpu_threads}}}\n"
+        f"    transcribe_options: {{condition_on_previous_text: {str(condition_on_previous_text).lower()}}}\n",
         encoding="utf-8",
     )
     port = free_port()

@@ -14,12 +14,11 @@ import subprocess
 import wave
 from pathlib import Path
 
-import jiwer
 import pytest
-from transformers.models.whisper.english_normalizer import EnglishTextNormalizer
 
 from foundation.subtitles import parse_subtitles
 from model_access.client import ModelClient
+from processing.transcript_accuracy import word_error_rate
 from processing.transcripts import timed_transcript, video_transcript
 from settings import load_settings
 from tasks.sandbox.tutorials.script import SCRIPTS_DIR, load_script
@@ -31,22 +30,12 @@ UPLOAD_CAP = 25 * 2**20  # the OpenAI API's and vLLM's limit on one audio upload
 # CPU's arithmetic and a rewritten script, and a silent, cut or misplaced track scores far above it.
 RECORDED_TUTORIAL = "forum_search_subscribe"  # about 3 minutes, and tests/tasks/test_tutorials.py records it too
 RECORDED_WER_MAX = 0.20
-# Whisper's own English normaliser (OpenAI's, as transformers ships it): case, punctuation, spelled-out numbers
-# ("one hundred three" and "103", "two" and "2"), so only what was misheard counts.
-_NORMALISE = EnglishTextNormalizer({})
-
-
-def word_error_rate(reference: str, heard: str) -> float:
-    """jiwer's word error rate (substitutions, deletions and insertions over the reference's words) of the two
-    texts as Whisper's normaliser writes them."""
-    return jiwer.wer(_NORMALISE(reference), _NORMALISE(heard))
-
-
 def test_word_error_rate_counts_edits_per_reference_word() -> None:
     assert word_error_rate("Open the cart, then pay.", "open the cart then pay") == 0.0
     assert word_error_rate("open the cart then pay", "open a cart pay now") == pytest.approx(3 / 5)
     assert word_error_rate("one two", "") == 1.0
     assert word_error_rate("Part Two costs one hundred three dollars.", "part 2 costs 103 dollars") == 0.0
+    assert word_error_rate(["open the cart", "then pay"], ["open a cart", "then pay"]) == pytest.approx(1 / 5)
 
 
 def _tool(name: str) -> str:
@@ -85,7 +74,7 @@ def _client_settings(tmp_path: Path, base_url: str, model: str):
 
 @pytest.fixture(scope="module")
 def narrated_tutorial(tmp_path_factory) -> tuple[Path, str, float]:
-    """The shop_search_sort tutorial's narration (eight lines, about 40 s) as a video's audio track."""
+    """The shop_search_sort tutorial's narration (about 3 minutes at espeak-ng's -s 170) as a video's audio track."""
     folder = tmp_path_factory.mktemp("narrated")
     lines = load_script(SCRIPTS_DIR / "shop_search_sort.yaml").narration
     speech, seconds = _say(folder, "\n".join(lines), "narration")
