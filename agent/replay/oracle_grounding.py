@@ -8,7 +8,7 @@ on an element of the same name, or on the tutorial's value where the task has it
 own; a `clear` in the solution counts as the typing after it). For a choice the
 option is the element, clicked as the solution clicks it. Any other demonstrated
 step, or any step once the solution's next step is its stop, does not ground. The value
-typed is still the policy's (agent/replay/values.py): only the element is the oracle's.
+typed is still the policy's (agent/videos/intent_values.py): only the element is the oracle's.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The values oracle (`oracle.values`): the reference solution's text and answer where the replay has got there.
 
 The tutorials teach where to type and where to read the answer; what to type and what to answer comes from the
-task, which the model-free replay reads with rules (agent/replay/values.py, agent/replay/answers.py). With this
+task, which the model-free replay reads with rules (agent/videos/intent_values.py, agent/replay/answers.py). With this
 oracle on, a planned `type` into the very element the reference solution's next typing step types into takes the
 reference's text (and its Enter), and a stop, once every step before the reference's stop is done, gives the
 reference's answer. Where the replay types elsewhere, or stops early, nothing is replaced: the oracle stands in for

@@ -34,19 +34,20 @@ from agent.oracles.progress import LiveProgress
 from agent.oracles.switches import check_mode
 from agent.replay import oracle_selection
 from agent.replay.answers import is_question, read_answer
-from agent.replay.embedding_selection import EmbeddingSelector, FirstStep, RankingQuery
-from agent.replay.evidence import evidence, explained, explanation, reached, terms_for, undoes_unasked
+from agent.replay.embedding_selection import EmbeddingSelector
+from agent.videos.evidence import evidence, explained, explanation, reached, terms_for, undoes_unasked
 from agent.replay.grounding import Grounder, PageView
 from agent.replay.oracle_grounding import OracleGrounder, oracle_page
 from agent.replay.oracle_values import reference_answer, reference_values
 from agent.replay.steps import Plan, StepPlanner
-from agent.replay.values import intent_values
+from agent.videos.intent_values import intent_values
 from agent.replay.whole_video_by_embeddings import choose_by_embeddings
 from agent.videos.candidates import CandidateSource
 from agent.videos.demonstration import CONTINUED as SHOWN_CONTINUED
 from agent.videos.demonstration import SELECTED, WHOLE_VIDEO, Demonstration
 from agent.videos.modes import Mode, demonstration_mode
 from agent.videos.page import page_title
+from agent.videos.stage1_ranking import FirstStep, RankingQuery
 from agent.videos.task_videos import TaskVideos, index_folder, open_index, task_videos
 from evaluation.browser_env.ax_tree import TreeNode
 from evaluation.browser_env.observation import Observation
@@ -55,7 +56,7 @@ from foundation.errors import UserError
 from foundation.records.demonstration import DemonstrationShown
 from foundation.records.step_info import StepInfo
 from foundation.records.trajectory import LabeledAction, Trajectory
-from model_access.embeddings import Embedder
+from model_access.embeddings import Embedder, MemoEncoder
 from settings import Settings
 from tasks.reference.solutions import ReferenceSolutions
 
@@ -78,7 +79,7 @@ class ReplayPolicy:
         if self.mode is Mode.TRANSCRIPT:
             raise UserError("the replay policy follows trajectories, not narration: drop --transcript-only")
         self.embedder = Embedder(settings)
-        self._vectors: dict[str, np.ndarray] = {}
+        self._vectors = MemoEncoder(self.embedder, "replay_grounding", MEMO_LIMIT)
         oracle = settings.oracle
         check_mode(settings, self.mode, self.name)
         # The oracles' ground truth: the tasks' reference solutions (docs/baselines.md, "The oracle ladder").
@@ -111,7 +112,7 @@ class ReplayPolicy:
         self.steps = 0
         self.last_entry = 0  # the step of `current` the last action carried out
         self.progress: LiveProgress | None = None  # along the reference solution, with an oracle on
-        self.done: set[str] = set()  # what of the task the steps carried out explain (agent/replay/evidence.py)
+        self.done: set[str] = set()  # what of the task the steps carried out explain (agent/videos/evidence.py)
         self.typed = False  # the last step carried out was explained typing (a commit click may follow)
 
     # ---- the Policy protocol ----
@@ -475,12 +476,7 @@ class ReplayPolicy:
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         """Unit vectors of `texts`, kept in memory: the same names come back at every step and every task."""
-        missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]
-        if missing:
-            if len(self._vectors) > MEMO_LIMIT:
-                self._vectors.clear()
-            self._vectors.update(zip(missing, self.embedder.encode(missing, stage="replay_grounding")))
-        return np.stack([self._vectors[text] for text in texts])
+        return self._vectors(texts)
 
     def _page_url(self) -> str:
         return self.env.url if self.env is not None else ""

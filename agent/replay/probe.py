@@ -31,8 +31,7 @@ from agent.oracles.progress import LiveProgress, Page
 from agent.replay.grounding import PageView
 from agent.replay.oracle_grounding import oracle_page
 from agent.replay.policy import ReplayPolicy
-from agent.videos.candidates import CandidateSource
-from agent.videos.page import ranking_query
+from agent.videos.candidates import method_candidates
 from evaluation.browser_env.ax_tree import TreeNode
 from evaluation.browser_env.observation import Observation, TabInfo
 from foundation.json_files import write_json
@@ -61,6 +60,7 @@ class ProbeStep:
     candidates_right: bool  # a right trajectory among its stage-1 candidates (per video)
     precut_right: bool  # a right trajectory (from any of its steps) among the method's pre-cut list
     action: str  # the planned action ("stop [...]" when it chose nothing)
+    precut_rank: int | None = None  # 1-based place of the first right one in the pre-cut's ranking of its video
 
 
 class ProbeEnvironment:
@@ -96,6 +96,7 @@ class SelectionProbe:
         self.task: Any = None
         self.progress: LiveProgress | None = None
         self.steps_played = 0
+        self._precut_sources: dict[int, Any] = {}  # variant -> the method's candidate source, pre-cut on
 
     # ---- the Policy protocol ----
 
@@ -211,6 +212,7 @@ class SelectionProbe:
             return ProbeStep(decision, chosen.trajectory_id if chosen else None, entry, chosen is None, 0, chosen is None,
                              None, False, False, planned.reply)  # fmt: skip
         rank, candidates_right = self._ranking(variant, observation, selection, truth)
+        precut_rank = self._precut_rank(variant, observation, truth)
         return ProbeStep(
             decision=decision if chosen is not None else "none",
             chosen=chosen.trajectory_id if chosen is not None else None,
@@ -220,8 +222,9 @@ class SelectionProbe:
             on_page=on_page,
             first_right_rank=rank,
             candidates_right=candidates_right,
-            precut_right=self._precut_right(variant, observation, truth),
+            precut_right=precut_rank is not None and precut_rank <= variant.settings.selection.stage1_pool_per_video,
             action=planned.reply,
+            precut_rank=precut_rank,
         )
 
     def _ranking(self, variant: ReplayPolicy, observation: Observation, selection: Any, truth: dict) -> tuple:
@@ -235,15 +238,23 @@ class SelectionProbe:
             candidates = variant.stage1_candidates(observation)
         return rank, any(tid in right for tid in candidates)
 
-    def _precut_right(self, variant: ReplayPolicy, observation: Observation, truth: dict) -> bool:
-        """Whether the method's pre-cut list (`selection.stage1_pool_per_video` per video) holds a trajectory that does
-        the next reference step from any of its steps (the model is shown whole trajectories)."""
+    def _precut_rank(self, variant: ReplayPolicy, observation: Observation, truth: dict) -> int | None:
+        """Where the method's pre-cut ranks the first trajectory that does the next reference step from any of its
+        steps (the model is shown whole trajectories), best over the task's videos; None: not in the first
+        `selection.stage1_pool_per_video` of any (the pre-cut's ranking is `selection.precut_ranking`)."""
         if variant.index is None:
-            return False
-        pool = variant.settings.selection.stage1_pool_per_video
-        source = CandidateSource(variant.index, pool, precut=True, demonstrations=variant.settings.selection.demonstrations)
-        listed = source.pool(variant.videos.processed, ranking_query(self.task.intent, observation))
-        return any(c.trajectory.trajectory_id in truth["anywhere"] for c in listed.candidates)
+            return None
+        source = self._precut_sources.get(id(variant))
+        if source is None:
+            selection = replace(variant.settings.selection, stage1_precut=True)
+            settings = replace(variant.settings, selection=selection)
+            source = self._precut_sources[id(variant)] = method_candidates(settings, variant.index, variant.embedder)
+        places = []
+        for video in variant.videos.processed:
+            ranked = source.best(video, self.task.intent, observation)
+            right = [place for place, (t, _) in enumerate(ranked, 1) if t.trajectory_id in truth["anywhere"]]
+            places += right[:1]
+        return min(places, default=None)
 
     def _full_nodes(self) -> Any:
         return self.env.observe_full_page().nodes if self.env is not None else None

@@ -8,7 +8,8 @@ Of each step where some trajectory of the task's videos does the reference's nex
   share any trajectory carries from its first step (what a perfect choice would carry);
 - recall@k: a right trajectory is among the stage-1 candidates (`selection.candidates_per_video` per video), and
   among the method's pre-cut list (`selection.stage1_pool_per_video` per video; right there from any of its steps,
-  since the model is shown whole trajectories);
+  since the model is shown whole trajectories), and at shorter lists (`PRECUT_DEPTHS`) by the same ranking
+  (`selection.precut_ranking`), to choose the pre-cut's length;
 - MRR: the mean of 1 / the place of the first right trajectory in the stage-1 ranking (0 when none is ranked).
 Where the reference stops (nothing is left to demonstrate), the right choice is none: "stops kept" counts the steps
 where the variant chose nothing there (choosing on, it would carry the episode past the task's end).
@@ -27,6 +28,8 @@ from typing import Any, Iterable
 from agent.replay.probe import ProbeStep
 from evaluation.running.run_records import TASKS_DIR
 from foundation.text_table import text_columns
+
+PRECUT_DEPTHS = (5, 10, 20)  # pre-cut list lengths per video whose recall is reported beside the set one
 
 FIRST, LATER = "first instances", "other instances"
 
@@ -55,6 +58,7 @@ class Figures:
     best: float = 0.0
     candidates: int = 0
     precut: int = 0
+    precut_at: dict[int, int] = field(default_factory=lambda: dict.fromkeys(PRECUT_DEPTHS, 0))  # k -> steps
     reciprocal: float = 0.0
     uncovered: int = 0  # steps no trajectory does from its first step
     uncovered_chosen: int = 0  # of those, steps where the variant chose something anyway
@@ -81,6 +85,8 @@ class Figures:
         self.best += int(truth.get("best") or 0) / remaining
         self.candidates += probe.candidates_right
         self.precut += probe.precut_right
+        for depth in PRECUT_DEPTHS:
+            self.precut_at[depth] += probe.precut_rank is not None and probe.precut_rank <= depth
         self.reciprocal += 1 / probe.first_right_rank if probe.first_right_rank else 0.0
 
     def share(self, value: float) -> float | None:
@@ -95,12 +101,14 @@ class Figures:
         return [
             label, str(len(self.tasks)), str(self.steps), pct(self.hits), pct(self.on_page),
             f"{pct(self.carried)} / {pct(self.best)}", pct(self.candidates), pct(self.precut),
-            "-" if mrr is None else f"{mrr:.3f}", f"{self.uncovered} ({self.uncovered_chosen} chosen)",
+            " / ".join(pct(self.precut_at[depth]) for depth in PRECUT_DEPTHS), "-" if mrr is None else f"{mrr:.3f}",
+            f"{self.uncovered} ({self.uncovered_chosen} chosen)",
             f"{self.stopped}/{self.stops}",
         ]  # fmt: skip
 
 
-HEADER = ["", "tasks", "steps", "hit@1", "on page", "carried / best", "recall@k", "pre-cut recall", "MRR",
+HEADER = ["", "tasks", "steps", "hit@1", "on page", "carried / best", "recall@k", "pre-cut recall",
+          "pre-cut " + " / ".join(f"@{depth}" for depth in PRECUT_DEPTHS), "MRR",
           "uncovered (chosen)", "stops kept"]  # fmt: skip
 
 
@@ -186,7 +194,9 @@ def summary(probes: dict[str, list[ProbedStep]]) -> dict[str, dict[str, Any]]:
             out[variant][label] = {
                 "tasks": len(f.tasks), "steps": f.steps, "hit@1": f.share(f.hits), "on_page": f.share(f.on_page),
                 "carried": f.share(f.carried), "best": f.share(f.best), "recall@k": f.share(f.candidates),
-                "precut_recall": f.share(f.precut), "mrr": f.share(f.reciprocal), "uncovered": f.uncovered,
+                "precut_recall": f.share(f.precut),
+                **{f"precut_recall@{depth}": f.share(f.precut_at[depth]) for depth in PRECUT_DEPTHS},
+                "mrr": f.share(f.reciprocal), "uncovered": f.uncovered,
                 "stops": f.stops, "stops_kept": f.stopped,
             }  # fmt: skip
     return out

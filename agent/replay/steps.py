@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
 from agent.replay.grounding import Grounder, Grounding, PageView, anchor_nodes, field_value, options_of
-from agent.replay.values import (
+from agent.videos.intent_values import (
     IntentValue,
     Substitution,
     choose_option,

@@ -22,7 +22,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from agent.method.selection import TwoStageSelector
-from agent.videos.candidates import CandidateSource
+from agent.videos.candidates import method_candidates
 from agent.videos.demonstration import Demonstration
 from agent.videos.task_videos import index_folder, open_index, task_videos
 from evaluation.browser_env.observation import ObservationOptions
@@ -56,12 +56,12 @@ class DemonstrationStep:
         self.settings = bridge_settings(config, overrides)
         self.client = ModelClient(self.settings)
         self.client.role_settings(self.settings.selection.role)  # an unconfigured role fails here, with the fix
-        self.index = open_index(self.settings, Embedder(self.settings, self.client.ledger))
+        embedder = Embedder(self.settings, self.client.ledger)
+        self.index = open_index(self.settings, embedder)
         if self.index is None:
             raise UserError(f"no trajectory index in {index_folder(self.settings)}; build one with process-videos "
                             "or set agent.index_dir")  # fmt: skip
-        selection = self.settings.selection
-        source = CandidateSource(self.index, selection.stage1_pool_per_video, selection.stage1_precut)
+        source = method_candidates(self.settings, self.index, embedder)
         self.selector = TwoStageSelector(self.settings, self.client, source)
         self.options = ObservationOptions.from_settings(self.settings.agent)
         self.goal = ""

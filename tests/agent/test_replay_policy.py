@@ -16,7 +16,7 @@ import pytest
 from tests.agent.replay_helpers import replay_settings_for
 
 from agent.replay.grounding import Grounder, PageView, anchor_nodes
-from agent.replay.values import choose_option, choose_typed_value, intent_values
+from agent.videos.intent_values import choose_option, choose_typed_value, intent_values
 from evaluation.browser_env.environment import BrowserEnv
 from evaluation.running.runner import RunSpec, run
 from model_access.embeddings import Embedder
@@ -234,3 +234,40 @@ def test_the_selection_probe_scores_each_step_and_the_captured_pages_ask_the_sam
     ]
     figures = summary(probed_steps(again, task_groups(tasks)))
     assert set(figures) == {"default", "before"} and 0.0 <= figures["default"]["all"]["hit@1"] <= 1.0
+
+
+# ---- the method's pre-cut (selection.precut_ranking) ----
+
+
+def test_the_precut_lists_stage_1s_best_in_the_videos_order_or_faisss_nearest(replay_settings) -> None:
+    from agent.videos.candidates import method_candidates
+    from agent.videos.stage1_ranking import RankingQuery, Stage1Ranking
+    from agent.videos.task_videos import open_index
+    from foundation.errors import UserError
+    from model_access.embeddings import MemoEncoder
+
+    settings = copy.deepcopy(replay_settings)
+    settings.selection.stage1_precut, settings.selection.stage1_pool_per_video = True, 5
+    embedder = Embedder(settings)
+    index = open_index(settings, embedder)
+    intent = "What was the total of my most recent order?"
+    source = method_candidates(settings, index, embedder)
+    every = source.trajectories(TUTORIAL)
+    assert len(every) > 5
+    listed = [c.trajectory for c in source.pool([TUTORIAL], intent, None).candidates]
+    # The same five the replay's stage 1 ranks first (agent/videos/stage1_ranking.py), shown as the tutorial unfolds.
+    ranking = Stage1Ranking(settings, source, MemoEncoder(embedder, "test"))
+    stage1 = ranking.ranked(TUTORIAL, RankingQuery(intent), set())
+    assert {t.trajectory_id for t in listed} == {c.trajectory.trajectory_id for c in stage1[:5]}
+    assert [every.index(t) for t in listed] == sorted(every.index(t) for t in listed)
+    assert source.pool([TUTORIAL], intent, None).per_video[TUTORIAL] == {"trajectories": len(every), "listed": 5,
+                                                                         "ranked": True}  # fmt: skip
+
+    settings.selection.precut_ranking = "cosine"  # before issue 64: FAISS's nearest objectives to task and page
+    nearest = {t.trajectory_id for t, _ in index.search(intent, k=5, video_ids=[TUTORIAL])}
+    cosine = method_candidates(settings, index, embedder).pool([TUTORIAL], intent, None)
+    assert {c.trajectory.trajectory_id for c in cosine.candidates} == nearest
+    assert nearest != {t.trajectory_id for t in listed}  # the two rankings keep different trajectories here
+    settings.selection.precut_ranking = "faiss"
+    with pytest.raises(UserError, match="selection.precut_ranking is 'faiss'; set it to one of replay, cosine"):
+        method_candidates(settings, index, embedder)

@@ -1,10 +1,10 @@
-"""What the model-free selection reads of a task (agent/replay/evidence.py): which demonstrated steps the task's words
+"""What the model-free selection reads of a task (agent/videos/evidence.py): which demonstrated steps the task's words
 or values explain, and the evidence a span carries once the episode has done some of the task."""
 
 from __future__ import annotations
 
-from agent.replay.abstraction import abstract_intent, abstract_objective
-from agent.replay.evidence import (
+from agent.videos.abstraction import abstract_intent, abstract_objective
+from agent.videos.evidence import (
     TaskTerms,
     acts_before_reaching,
     does_what_is_left,

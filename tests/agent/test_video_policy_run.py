@@ -130,7 +130,7 @@ def test_every_step_records_its_selection_and_continuation_skips_stages_1_and_2(
     assert kept["usage"]["calls"] == 1 and kept["usage"]["images"] == 1
 
 
-def test_with_the_precut_on_stage_1_lists_a_bounded_pool_ranked_by_faiss(method_run) -> None:
+def test_with_the_precut_on_stage_1_lists_a_bounded_pool_ranked_by_stage_1(method_run) -> None:
     stage1 = [request for request in method_run.requests if request.kind == "stage1"]
     assert stage1
     for request in stage1:
@@ -140,8 +140,8 @@ def test_with_the_precut_on_stage_1_lists_a_bounded_pool_ranked_by_faiss(method_
         assert [len(objectives) for objectives in stage1_listing(request).values()] == [POOL]
     first = steps(method_run.out, 1)[0]["extra"]["selection"]
     assert first["pool"] == {"shop_search_sort": {"trajectories": 7, "listed": POOL, "ranked": True}}
-    assert first["precut"].startswith(f"on: at most {POOL} objectives")
-    assert record(method_run.out, 1)["policy_info"]["stage1_precut"].startswith("on:")
+    said = f"on: at most {POOL} objectives per video, ranked by stage 1's ranking (replay)"  # selection.precut_ranking
+    assert first["precut"] == said and record(method_run.out, 1)["policy_info"]["stage1_precut"] == said
     assert all(isinstance(c["score"], float) for c in first["candidates"])
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agent.replay.values import intent_values
+from agent.videos.intent_values import intent_values
 from foundation.records.trajectory import LabeledAction, Trajectory
 from processing.objectives.wording import derived_objective, starts_with_verb
 from tasks.reference.names import LONG_NAME_WORDS, normalise_name, shape, without_count
 
-# What a task's value of each kind is called once taken out (agent/replay/values.py's kinds).
+# What a task's value of each kind is called once taken out (agent/videos/intent_values.py's kinds).
 # Bare nouns, as the intent keeps its own article ("the item", "one item").
 KIND_WORDS = {
     "entity": "item", "quoted": "text", "topic": "item", "forum": "forum", "category": "category",

@@ -8,7 +8,7 @@ A tutorial performs each intent template once with other values, so the steps th
 - steps where the tutorial's value stands in for one the task names (tasks/reference/names.py's rule, the one the
   coverage engine uses): another forum, category, product, colour, size or rating; and typing where the task has
   a value for that field (a search term, a quoted title or body, a number), as the replay would put it in
-  (agent/replay/values.py). A control named by a verb ("Set Descending Direction") or an account page ("My Wish
+  (agent/videos/intent_values.py). A control named by a verb ("Set Descending Direction") or an account page ("My Wish
   List") stands in for no value, though the coverage engine's name shapes cannot tell them apart.
 Anything else (a detour, another sub-task of the tutorial, navigation the task does not mention) is unexplained.
 Scrolls, hovers and pauses are neither: the replay does not carry them out.
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from agent.replay.values import BODY_CUES, TITLE_CUES, IntentValue, choose_typed_value, intent_values
+from agent.videos.intent_values import BODY_CUES, TITLE_CUES, IntentValue, choose_typed_value, intent_values
 from processing.objectives.wording import starts_with_verb
 from foundation.records.trajectory import LabeledAction
 from tasks.reference.coverage import NOT_REPLAYED
@@ -87,7 +87,7 @@ NUMBER_KINDS = frozenset({"number", "long_number", "money", "stars"})
 
 @dataclass(frozen=True)
 class TaskTerms:
-    """What a task says: its intent, the stems of its words and its values (agent/replay/values.py), and how a
+    """What a task says: its intent, the stems of its words and its values (agent/videos/intent_values.py), and how a
     tutorial's value may stand in for one of them (module docstring)."""
 
     intent: str
