@@ -4,8 +4,9 @@ The same decisions as the method's selection (`agent.method.selection`), made wi
 embeddings and the live page instead of a model:
 - continuation: the trajectory chosen before is kept while its next step still
   grounds on the current page (the caller checks the grounding and records it here);
-- stage 1: per task video, trajectories are ranked by the cosine similarity (FAISS)
-  of their objective to the task intent plus the current page title, with a small
+- stage 1 (agent/videos/stage1_ranking.py, which the method's pre-cut shares): per
+  task video, trajectories are ranked by the cosine similarity (FAISS) of their
+  objective to the task intent plus the current page title, with a small
   bonus per action up to `replay.length_bonus_cap` actions (a sub-task's length: a
   longer demonstration carries the task further, where a short fragment often wins
   on wording alone, but whole videos should not win by length); going down that

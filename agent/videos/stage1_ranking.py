@@ -93,12 +93,9 @@ class RankingQuery:
 Encode = Callable[[list[str]], np.ndarray]  # texts -> unit vectors
 
 
-Encode = Callable[[list[str]], np.ndarray]  # texts -> unit vectors
-
-
 class Stage1Ranking:
-    """Ranks the trajectories of `source` for a query; evidence is kept per trajectory, task and
-    what is done, as it is asked again at every step."""
+    """Ranks the trajectories of `source` for a query; evidence is kept per trajectory, task and what is done, as
+    it is asked again at every step."""
 
     def __init__(self, settings: Settings, source: TrajectorySource, encode: Encode | None = None) -> None:
         self.settings = settings
