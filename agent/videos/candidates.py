@@ -81,7 +81,7 @@ class CandidateSource:
             self._by_video[video_id] = choose(self.index.trajectories(video_id), self.demonstrations)
         return self._by_video[video_id]
 
-    def pool(self, video_ids: list[str], intent: str, observation: Observation | None) -> CandidatePool:
+    def pool(self, video_ids: list[str], intent: str, observation: Observation | None = None) -> CandidatePool:
         """The candidates of the videos for the task `intent` on this page (the page matters only to a pre-cut)."""
         pool = CandidatePool()
         for video_id in video_ids:
