@@ -12,7 +12,12 @@ changes must_include verdicts, so any other installed release is refused.
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
+import sys
 from collections import defaultdict
+from importlib import metadata
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,23 +50,55 @@ def split_alternatives(item: str) -> list[str]:
 
 def check_nltk_version() -> None:
     """Refuse an NLTK release other than the reference's: its verdicts would silently differ."""
-    import nltk
-
     from foundation.errors import UserError
 
-    if nltk.__version__ != NLTK_VERSION:
+    installed = metadata.version("nltk")  # the installed release, without importing all of NLTK
+    if installed != NLTK_VERSION:
         raise UserError(
-            f"nltk {nltk.__version__} is installed but the evaluators need nltk {NLTK_VERSION} "
+            f"nltk {installed} is installed but the evaluators need nltk {NLTK_VERSION} "
             f"(later releases tokenize quotes differently): pip install nltk=={NLTK_VERSION}"
         )
 
 
+# The NLTK modules the tokenizers are made of; their own imports reach no further than these.
+_NLTK_MODULES = ("nltk.tokenize.destructive", "nltk.tokenize.punkt")
+
+
+@functools.cache
+def _nltk_tokenizer_modules() -> dict[str, ModuleType]:
+    """NLTK's treebank tokenizer and Punkt modules, the installed release's own code.
+
+    `import nltk` runs the package's __init__, which imports all of NLTK (4-5 s a process, and every run worker
+    and `videodemo run` that scores a string match paid it) for two modules that need none of it. So, unless NLTK
+    is already imported, its package and `nltk.tokenize` are entered as bare packages of the same folders while
+    these load, and every name this added to `sys.modules` is taken out again: a later `import nltk` elsewhere
+    gets the whole package, as it would have.
+    """
+    check_nltk_version()
+    if "nltk" in sys.modules:
+        return {name: importlib.import_module(name) for name in _NLTK_MODULES}
+    spec = importlib.util.find_spec("nltk")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("nltk is not installed: pip install nltk==" + NLTK_VERSION)
+    folder = list(spec.submodule_search_locations)[0]
+    for name, path in (("nltk", folder), ("nltk.tokenize", f"{folder}/tokenize")):
+        package = ModuleType(name)
+        package.__path__ = [path]
+        package.__package__ = name
+        sys.modules[name] = package
+    try:
+        return {name: importlib.import_module(name) for name in _NLTK_MODULES}
+    finally:
+        for name in [name for name in sys.modules if name == "nltk" or name.startswith("nltk.")]:
+            del sys.modules[name]
+
+
 @functools.cache
 def _sentence_splitter() -> PunktSentenceTokenizer:
-    # NLTK is imported here, not at module import: it takes seconds and most callers never tokenize.
-    check_nltk_version()
     import punkt
-    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+    nltk_punkt = _nltk_tokenizer_modules()["nltk.tokenize.punkt"]
+    PunktParameters, PunktSentenceTokenizer = nltk_punkt.PunktParameters, nltk_punkt.PunktSentenceTokenizer  # noqa: N806
 
     tables = punkt.load_model("english")
     params = PunktParameters()
@@ -75,10 +112,7 @@ def _sentence_splitter() -> PunktSentenceTokenizer:
 
 @functools.cache
 def _treebank_tokenizer() -> NLTKWordTokenizer:
-    check_nltk_version()
-    from nltk.tokenize.destructive import NLTKWordTokenizer
-
-    return NLTKWordTokenizer()
+    return _nltk_tokenizer_modules()["nltk.tokenize.destructive"].NLTKWordTokenizer()
 
 
 def sent_tokenize(text: str) -> list[str]:

@@ -77,8 +77,28 @@ def test_a_word_in_single_quotes_keeps_its_opening_quote() -> None:
 
 
 def test_another_nltk_release_is_refused_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
-    import nltk
+    from importlib import metadata
 
-    monkeypatch.setattr(nltk, "__version__", "3.9.1")
+    installed = metadata.version
+    monkeypatch.setattr(metadata, "version", lambda name: "3.9.1" if name == "nltk" else installed(name))
     with pytest.raises(UserError, match=r"pip install nltk==3\.8\.1"):
         check_nltk_version()
+
+
+def test_tokenizing_in_a_fresh_process_loads_no_more_of_nltk_than_its_tokenizers() -> None:
+    """`import nltk` imports all of NLTK (seconds a process); the tokens are the same without it, and a later
+    `import nltk` in that process still gets the whole package."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from evaluation.scoring.text import word_tokenize; "
+        "tokens = word_tokenize(\"the item is 'shoes'. 23750. it was\"); "
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'nltk'); "
+        "import nltk; print(tokens, loaded, hasattr(nltk, 'FreqDist'))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[3])  # fmt: skip
+    assert done.stdout.strip() == (
+        str(word_tokenize("the item is 'shoes'. 23750. it was")) + " [] True"
+    ), done.stdout + done.stderr
