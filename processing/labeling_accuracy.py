@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from foundation.errors import UserError
 from foundation.records.trajectory import LabeledAction
@@ -129,6 +128,9 @@ def _match(
             if gap <= tolerance_s and allowed(p, t):
                 # The start-time distance breaks ties between equally close candidates.
                 cost[i, j] = gap + 0.01 * min(abs(p.start_s - t.start_s), 10.0)
+    # Imported here: scipy.optimize costs 0.9 s, and most importers (run workers, via the oracle labels) never match.
+    from scipy.optimize import linear_sum_assignment
+
     rows, cols = linear_sum_assignment(cost)
     return [(int(i), int(j)) for i, j in zip(rows, cols) if cost[i, j] < big]
 
