@@ -127,10 +127,14 @@ def sample_interval(rates: list[float], confidence: float) -> Interval | None:
 
 
 def proportion_interval(passed: int, scored: int, confidence: float) -> Interval | None:
-    """Wilson interval of one sample's passed / scored (statsmodels); None when nothing was scored."""
-    from statsmodels.stats.proportion import proportion_confint
+    """Wilson interval of one sample's passed / scored (scipy); None when nothing was scored.
+
+    scipy's, not statsmodels' `proportion_confint`: the same interval (within 5e-16 for every count up to 259 at 90,
+    95 and 99%), and importing statsmodels.stats imports pandas, 3-4 s for every `videodemo run` that writes its
+    summary."""
+    from scipy.stats import binomtest
 
     if not scored:
         return None
-    low, high = proportion_confint(passed, scored, alpha=1 - confidence, method="wilson")
-    return Interval(float(low), float(high), "Wilson interval of one sample")
+    interval = binomtest(passed, scored).proportion_ci(confidence_level=confidence, method="wilson")
+    return Interval(float(interval.low), float(interval.high), "Wilson interval of one sample")

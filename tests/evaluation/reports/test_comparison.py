@@ -220,3 +220,18 @@ def test_model_health_and_usage_side_by_side_in_text_page_and_csv(tmp_path: Path
         2, 1, 3, 1
     ]
     assert csv.loc[(2, "set:1"), "unreadable_selections"] == 4 and pd.isna(csv.loc[(2, "set:1"), "prompt_tokens"])
+
+
+@pytest.mark.parametrize(("passed", "scored", "confidence"), [(0, 45, 0.95), (11, 45, 0.95), (45, 45, 0.95),
+                                                              (33, 135, 0.9), (1, 1, 0.99), (0, 3, 0.95)])  # fmt: skip
+def test_a_runs_success_interval_is_statsmodels_wilson_interval(passed, scored, confidence) -> None:
+    """The summary's interval (scipy's Wilson) is the one statsmodels gives, at the edges too."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    from evaluation.reports.paired_stats import proportion_interval
+
+    interval = proportion_interval(passed, scored, confidence)
+    low, high = proportion_confint(passed, scored, alpha=1 - confidence, method="wilson")
+    assert interval is not None and "Wilson" in interval.how
+    assert interval.low == pytest.approx(low, abs=1e-12) and interval.high == pytest.approx(high, abs=1e-12)
+    assert proportion_interval(0, 0, confidence) is None
