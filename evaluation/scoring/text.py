@@ -52,7 +52,10 @@ def check_nltk_version() -> None:
     """Refuse an NLTK release other than the reference's: its verdicts would silently differ."""
     from foundation.errors import UserError
 
-    installed = metadata.version("nltk")  # the installed release, without importing all of NLTK
+    try:
+        installed = metadata.version("nltk")  # the installed release, without importing all of NLTK
+    except metadata.PackageNotFoundError:
+        raise UserError(f"nltk is not installed but the evaluators need it: pip install nltk=={NLTK_VERSION}") from None
     if installed != NLTK_VERSION:
         raise UserError(
             f"nltk {installed} is installed but the evaluators need nltk {NLTK_VERSION} "
@@ -98,7 +101,7 @@ def _sentence_splitter() -> PunktSentenceTokenizer:
     import punkt
 
     nltk_punkt = _nltk_tokenizer_modules()["nltk.tokenize.punkt"]
-    PunktParameters, PunktSentenceTokenizer = nltk_punkt.PunktParameters, nltk_punkt.PunktSentenceTokenizer  # noqa: N806
+    PunktParameters, PunktSentenceTokenizer = nltk_punkt.PunktParameters, nltk_punkt.PunktSentenceTokenizer  # noqa
 
     tables = punkt.load_model("english")
     params = PunktParameters()

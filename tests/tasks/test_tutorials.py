@@ -55,8 +55,8 @@ CUE_EDGE_S = 0.03
 def recordings(sandbox):
     """The two tutorials, recorded into the test cache side by side (one per site, as the demo records them), or
     the recordings store's copies of them when it has them (the teaching check records all 13 into it; the copy is
-    the video this code records, which the lone recording below checks frame by frame): name -> (ground truth,
-    files, frames by index)."""
+    the video this code records; the lone recording below checks the forum one frame by frame against it):
+    name -> (ground truth, files, frames by index)."""
     results = record_tutorials(sandbox.settings, only=RECORDED, workers=2)
     recorded = {}
     for result in results:
